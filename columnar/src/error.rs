@@ -40,6 +40,8 @@ pub enum ErrorKind {
     TrailingBytes,
     /// A serde type could not be represented in this format.
     Unsupported,
+    /// Values nest deeper than the deserializer's depth limit.
+    DepthLimitExceeded,
     /// A message from a `Serialize` or `Deserialize` implementation (`serde::ser::Error::custom`,
     /// `serde::de::Error::custom`); see [`Error::message`].
     Message,
@@ -62,6 +64,7 @@ impl ErrorKind {
             ErrorKind::ColumnLengthMismatch => "columns of unequal length",
             ErrorKind::TrailingBytes => "trailing bytes",
             ErrorKind::Unsupported => "unsupported type",
+            ErrorKind::DepthLimitExceeded => "nesting deeper than the depth limit",
             ErrorKind::Message => "custom error",
         }
     }

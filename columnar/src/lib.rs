@@ -4,8 +4,15 @@
 //! field: [`codec`] holds the five codecs (Generic, Rle, DeltaRle, BoolRle, DeltaOfDelta).
 #![deny(missing_docs)]
 
+pub mod codec;
 pub mod error;
+pub mod wire;
 
+pub use codec::{
+    AnyRleEncoder, AnyRleIter, BoolRleColumn, BoolRleEncoder, BoolRleIter, DeltaOfDeltaColumn,
+    DeltaOfDeltaEncoder, DeltaOfDeltaIter, DeltaOfDeltable, DeltaRleColumn, DeltaRleEncoder,
+    DeltaRleIter, DeltaRleable, GenericColumn, GenericEncoder, GenericIter, RleColumn, Rleable,
+};
 pub use error::{Error, ErrorKind, Result};
 
 /// Largest run length a decoder accepts, as in `serde_columnar`.

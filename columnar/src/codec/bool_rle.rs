@@ -1,0 +1,272 @@
+//! BoolRle: alternating run lengths of `false` and `true` (wire format in [`crate::codec`]).
+
+use serde::{Deserialize, Serialize};
+
+use super::{append_output, reserve_run, serde_glue};
+use crate::wire::{write_varint_usize, Reader};
+use crate::{Error, ErrorKind, Result, MAX_RLE_COUNT};
+
+/// Streams values into a BoolRle column.
+///
+/// ```
+/// use columnar::codec::BoolRleEncoder;
+/// let mut encoder = BoolRleEncoder::new();
+/// encoder.push(&true)?;
+/// assert_eq!(encoder.finish()?, [0x00, 0x01]);
+/// # Ok::<(), columnar::Error>(())
+/// ```
+#[derive(Debug, Default)]
+pub struct BoolRleEncoder {
+    out: Vec<u8>,
+    /// The value of the pending run; runs start with `false`.
+    last: bool,
+    count: usize,
+}
+
+impl BoolRleEncoder {
+    /// An empty encoder.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds one value.
+    ///
+    /// # Errors
+    /// None; the signature matches the other encoders.
+    #[inline]
+    pub fn push(&mut self, value: &bool) -> Result<()> {
+        if *value == self.last {
+            self.count += 1;
+        } else {
+            // The first run is `false`; a column starting with `true` writes a count of 0.
+            write_varint_usize(&mut self.out, self.count);
+            self.last = *value;
+            self.count = 1;
+        }
+        Ok(())
+    }
+
+    /// Flushes the pending run and returns the column bytes.
+    ///
+    /// # Errors
+    /// None; the signature matches the other encoders.
+    pub fn finish(mut self) -> Result<Vec<u8>> {
+        if self.count > 0 {
+            write_varint_usize(&mut self.out, self.count);
+        }
+        Ok(self.out)
+    }
+
+    /// Flushes the pending run and appends the column bytes to `out`.
+    ///
+    /// # Errors
+    /// None; the signature matches the other encoders.
+    pub fn finish_into(self, out: &mut Vec<u8>) -> Result<()> {
+        append_output(out, self.finish()?);
+        Ok(())
+    }
+}
+
+/// Encodes a whole column.
+///
+/// # Errors
+/// None; the signature matches the other codecs.
+///
+/// ```
+/// let bytes = columnar::codec::bool_rle::encode(&[true, true, false, false, false])?;
+/// assert_eq!(bytes, [0x00, 0x02, 0x03]);
+/// # Ok::<(), columnar::Error>(())
+/// ```
+pub fn encode(values: &[bool]) -> Result<Vec<u8>> {
+    let mut encoder = BoolRleEncoder::new();
+    for value in values {
+        encoder.push(value)?;
+    }
+    encoder.finish()
+}
+
+/// Reads run counts and validates them.
+#[derive(Debug, Clone)]
+struct Runs<'de> {
+    reader: Reader<'de>,
+    /// The value of the last run read; the first run is `false`.
+    value: bool,
+    first: bool,
+}
+
+impl<'de> Runs<'de> {
+    fn new(bytes: &'de [u8], base: usize) -> Self {
+        Runs {
+            reader: Reader::with_base(bytes, base),
+            value: true,
+            first: true,
+        }
+    }
+
+    /// The next run as `(value, count, offset of the count)`; `None` at the end.
+    #[inline]
+    fn next_run(&mut self) -> Result<Option<(bool, usize, usize)>> {
+        if self.reader.is_empty() {
+            return Ok(None);
+        }
+        let start = self.reader.offset();
+        let count = self.reader.read_varint_u64()?;
+        self.value = !self.value;
+        if count == 0 {
+            // Only the leading `false` run may be empty, and only before a `true` run.
+            if !std::mem::replace(&mut self.first, false) {
+                return Err(Error::at(ErrorKind::ZeroRunCount, start));
+            }
+            if self.reader.is_empty() {
+                return Err(Error::at(ErrorKind::UnexpectedEnd, self.reader.offset()));
+            }
+            return self.next_run();
+        }
+        self.first = false;
+        if count > MAX_RLE_COUNT as u64 {
+            return Err(Error::at(ErrorKind::RunCountTooLarge, start));
+        }
+        Ok(Some((self.value, count as usize, start)))
+    }
+}
+
+/// Decodes a whole column.
+///
+/// # Errors
+/// The errors listed in [`crate::codec`] for BoolRle, with the offset in `bytes`.
+///
+/// ```
+/// let values = columnar::codec::bool_rle::decode(&[0x00, 0x02, 0x03])?;
+/// assert_eq!(values, [true, true, false, false, false]);
+/// let err = columnar::codec::bool_rle::decode(&[0x02, 0x00]).unwrap_err();
+/// assert_eq!((err.kind(), err.offset()), (columnar::ErrorKind::ZeroRunCount, Some(1)));
+/// # Ok::<(), columnar::Error>(())
+/// ```
+pub fn decode(bytes: &[u8]) -> Result<Vec<bool>> {
+    let mut runs = Runs::new(bytes, 0);
+    let mut values = Vec::new();
+    while let Some((value, count, start)) = runs.next_run()? {
+        reserve_run(&mut values, count, start)?;
+        values.extend(std::iter::repeat_n(value, count));
+    }
+    Ok(values)
+}
+
+/// Streams the values of a BoolRle column; after the first error it yields `None`.
+///
+/// ```
+/// use columnar::codec::BoolRleIter;
+/// let values: Vec<bool> = BoolRleIter::new(&[0x01, 0x01]).collect::<Result<_, _>>()?;
+/// assert_eq!(values, [false, true]);
+/// # Ok::<(), columnar::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct BoolRleIter<'de> {
+    runs: Runs<'de>,
+    value: bool,
+    left: usize,
+    failed: bool,
+}
+
+impl<'de> BoolRleIter<'de> {
+    /// An iterator over the column `bytes`.
+    pub fn new(bytes: &'de [u8]) -> Self {
+        Self::with_base(bytes, 0)
+    }
+
+    /// An iterator over column bytes that sit at `base` of a larger input.
+    pub fn with_base(bytes: &'de [u8], base: usize) -> Self {
+        BoolRleIter {
+            runs: Runs::new(bytes, base),
+            value: false,
+            left: 0,
+            failed: false,
+        }
+    }
+}
+
+impl Iterator for BoolRleIter<'_> {
+    type Item = Result<bool>;
+
+    fn next(&mut self) -> Option<Result<bool>> {
+        if self.failed {
+            return None;
+        }
+        if self.left == 0 {
+            match self.runs.next_run() {
+                Ok(Some((value, count, _))) => {
+                    self.value = value;
+                    self.left = count;
+                }
+                Ok(None) => return None,
+                Err(err) => {
+                    self.failed = true;
+                    return Some(Err(err));
+                }
+            }
+        }
+        self.left -= 1;
+        Some(Ok(self.value))
+    }
+}
+
+impl std::iter::FusedIterator for BoolRleIter<'_> {}
+
+/// A column stored with the BoolRle codec; serializes as a byte string of [`encode`]'s
+/// output.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct BoolRleColumn {
+    /// The values, one per row.
+    pub data: Vec<bool>,
+}
+
+impl BoolRleColumn {
+    /// A column holding `data`.
+    pub fn new(data: Vec<bool>) -> Self {
+        BoolRleColumn { data }
+    }
+
+    /// The number of values.
+    pub fn len(&self) -> usize {
+        self.data.len()
+    }
+
+    /// Whether the column has no values.
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
+    /// The codec output for this column.
+    ///
+    /// # Errors
+    /// None; the signature matches the other columns.
+    pub fn encode(&self) -> Result<Vec<u8>> {
+        encode(&self.data)
+    }
+
+    /// Decodes a column from codec output.
+    ///
+    /// # Errors
+    /// As [`decode`].
+    pub fn decode(bytes: &[u8]) -> Result<Self> {
+        decode(bytes).map(BoolRleColumn::new)
+    }
+}
+
+impl From<Vec<bool>> for BoolRleColumn {
+    fn from(data: Vec<bool>) -> Self {
+        BoolRleColumn { data }
+    }
+}
+
+impl Serialize for BoolRleColumn {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serde_glue::serialize_column(self.encode(), serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for BoolRleColumn {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        serde_glue::deserialize_column(deserializer, "a BoolRle column", BoolRleColumn::decode)
+    }
+}

@@ -1,0 +1,510 @@
+//! DeltaOfDelta: bit-packed second differences for timestamp-like series (wire format in
+//! [`crate::codec`]).
+
+use std::marker::PhantomData;
+
+use serde::{Deserialize, Serialize};
+
+use super::{append_output, serde_glue};
+use crate::wire::{write_zigzag_i64, Reader};
+use crate::{Error, ErrorKind, Result};
+
+/// Element types of a DeltaOfDelta column: every integer type whose values fit `i64`.
+///
+/// Implement it for a newtype to store it with DeltaOfDelta; `to_i64` returning `None` makes
+/// the encoder fail with [`ErrorKind::EncodeOverflow`].
+pub trait DeltaOfDeltable: Copy {
+    /// The value as an `i64`, `None` when it does not fit.
+    fn to_i64(self) -> Option<i64>;
+    /// The value for `value`, `None` when it is out of range.
+    fn from_i64(value: i64) -> Option<Self>;
+}
+
+macro_rules! delta_of_deltable {
+    ($($ty:ty),*) => {$(
+        impl DeltaOfDeltable for $ty {
+            #[inline]
+            fn to_i64(self) -> Option<i64> {
+                i64::try_from(self).ok()
+            }
+            #[inline]
+            fn from_i64(value: i64) -> Option<Self> {
+                <$ty>::try_from(value).ok()
+            }
+        }
+    )*};
+}
+
+delta_of_deltable!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i128, isize);
+
+impl DeltaOfDeltable for i64 {
+    #[inline]
+    fn to_i64(self) -> Option<i64> {
+        Some(self)
+    }
+    #[inline]
+    fn from_i64(value: i64) -> Option<Self> {
+        Some(value)
+    }
+}
+
+/// The payload widths of the five non-zero classes, with their biases, smallest first.
+const CLASSES: [(u32, i64); 4] = [(7, 63), (9, 255), (12, 2047), (21, (1 << 20) - 1)];
+
+/// Streams values into a DeltaOfDelta column.
+///
+/// ```
+/// use columnar::codec::DeltaOfDeltaEncoder;
+/// let mut encoder = DeltaOfDeltaEncoder::new();
+/// for t in [1i64, 2, 3] {
+///     encoder.push(&t)?;
+/// }
+/// // head Some(1); 2 is Δ²=1: `10` + 64 (1000000); 3 is Δ²=0: `0`: 10 bits used.
+/// assert_eq!(encoder.finish()?, [0x01, 0x02, 0x02, 0b1010_0000, 0b0000_0000]);
+/// # Ok::<(), columnar::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct DeltaOfDeltaEncoder<T> {
+    head: Option<i64>,
+    previous: i64,
+    previous_delta: i64,
+    /// Full bytes of the bit stream.
+    bytes: Vec<u8>,
+    /// Pending bits, left-aligned: the next bit goes at position `63 - pending_len`.
+    pending: u64,
+    pending_len: u32,
+    _values: PhantomData<fn(T)>,
+}
+
+impl<T> Default for DeltaOfDeltaEncoder<T> {
+    fn default() -> Self {
+        DeltaOfDeltaEncoder {
+            head: None,
+            previous: 0,
+            previous_delta: 0,
+            bytes: Vec::new(),
+            pending: 0,
+            pending_len: 0,
+            _values: PhantomData,
+        }
+    }
+}
+
+#[cold]
+fn encode_overflow(what: &'static str) -> Error {
+    Error::with_message(ErrorKind::EncodeOverflow, what)
+}
+
+impl<T: DeltaOfDeltable> DeltaOfDeltaEncoder<T> {
+    /// An empty encoder.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds one value.
+    ///
+    /// # Errors
+    /// [`ErrorKind::EncodeOverflow`] when the value, its delta or its delta of delta does not fit
+    /// `i64` (e.g. `i64::MAX` after `i64::MIN`). The encoder must not be used after an error.
+    #[inline]
+    pub fn push(&mut self, value: &T) -> Result<()> {
+        let value = value
+            .to_i64()
+            .ok_or_else(|| encode_overflow("DeltaOfDelta value outside i64"))?;
+        if self.head.is_none() {
+            self.head = Some(value);
+            self.previous = value;
+            return Ok(());
+        }
+        let delta = value
+            .checked_sub(self.previous)
+            .ok_or_else(|| encode_overflow("DeltaOfDelta delta outside i64"))?;
+        let delta_of_delta = delta
+            .checked_sub(self.previous_delta)
+            .ok_or_else(|| encode_overflow("DeltaOfDelta delta of delta outside i64"))?;
+        self.previous = value;
+        self.previous_delta = delta;
+        if delta_of_delta == 0 {
+            self.write_bits(0, 1);
+            return Ok(());
+        }
+        // Prefix `1`*k `0` for class k (1-based), payload biased to be non-negative.
+        for (class, &(width, bias)) in CLASSES.iter().enumerate() {
+            if (-bias..=bias + 1).contains(&delta_of_delta) {
+                let prefix_len = class as u32 + 2;
+                let prefix = (1u64 << prefix_len) - 2;
+                self.write_bits(prefix, prefix_len);
+                self.write_bits((delta_of_delta + bias) as u64, width);
+                return Ok(());
+            }
+        }
+        self.write_bits(0b11111, 5);
+        self.write_bits(delta_of_delta as u64, 64);
+        Ok(())
+    }
+
+    /// Appends the low `count` bits of `value` (1 ..= 64), most significant first.
+    #[inline]
+    fn write_bits(&mut self, value: u64, count: u32) {
+        let room = 64 - self.pending_len;
+        if count < room {
+            self.pending |= value << (room - count);
+            self.pending_len += count;
+        } else {
+            // Fill the word, flush it, keep the low `count - room` bits.
+            let rest = count - room;
+            self.pending |= value >> rest;
+            self.bytes.extend_from_slice(&self.pending.to_be_bytes());
+            self.pending = if rest == 0 { 0 } else { value << (64 - rest) };
+            self.pending_len = rest;
+        }
+    }
+
+    /// Returns the column bytes.
+    ///
+    /// # Errors
+    /// None; the signature matches the other encoders.
+    pub fn finish(self) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        self.finish_into(&mut out)?;
+        Ok(out)
+    }
+
+    /// Appends the column bytes to `out`.
+    ///
+    /// # Errors
+    /// None; the signature matches the other encoders.
+    pub fn finish_into(self, out: &mut Vec<u8>) -> Result<()> {
+        let total_bits = self.bytes.len() * 8 + self.pending_len as usize;
+        let tail_bytes = self.pending_len.div_ceil(8) as usize;
+        out.reserve(12 + self.bytes.len() + tail_bytes);
+        match self.head {
+            None => out.push(0),
+            Some(head) => {
+                out.push(1);
+                write_zigzag_i64(out, head);
+            }
+        }
+        let used_in_last = match total_bits % 8 {
+            0 if total_bits > 0 => 8,
+            bits => bits as u8,
+        };
+        out.push(used_in_last);
+        append_output(out, self.bytes);
+        out.extend_from_slice(&self.pending.to_be_bytes()[..tail_bytes]);
+        Ok(())
+    }
+}
+
+/// Encodes a whole column.
+///
+/// # Errors
+/// As [`DeltaOfDeltaEncoder::push`].
+///
+/// ```
+/// assert_eq!(columnar::codec::delta_of_delta::encode::<i64>(&[])?, [0x00, 0x00]);
+/// assert_eq!(columnar::codec::delta_of_delta::encode(&[5i64])?, [0x01, 0x0a, 0x00]);
+/// # Ok::<(), columnar::Error>(())
+/// ```
+pub fn encode<T: DeltaOfDeltable>(values: &[T]) -> Result<Vec<u8>> {
+    let mut encoder = DeltaOfDeltaEncoder::new();
+    for value in values {
+        encoder.push(value)?;
+    }
+    encoder.finish()
+}
+
+/// Decodes a whole column.
+///
+/// # Errors
+/// The errors listed in [`crate::codec`] for DeltaOfDelta, with the offset in `bytes`.
+///
+/// ```
+/// let values: Vec<i64> = columnar::codec::delta_of_delta::decode(&[0x01, 0x02, 0x02, 0xa0, 0x00])?;
+/// assert_eq!(values, [1, 2, 3]);
+/// let err = columnar::codec::delta_of_delta::decode::<i64>(&[0x01, 0x02]).unwrap_err();
+/// assert_eq!((err.kind(), err.offset()), (columnar::ErrorKind::UnexpectedEnd, Some(2)));
+/// # Ok::<(), columnar::Error>(())
+/// ```
+pub fn decode<T: DeltaOfDeltable>(bytes: &[u8]) -> Result<Vec<T>> {
+    let mut iter = DeltaOfDeltaIter::new(bytes);
+    // Every value after the head takes at least one bit.
+    let mut values = Vec::with_capacity(bytes.len().saturating_mul(8).min(1 << 20));
+    while let Some(value) = iter.try_next()? {
+        values.push(value);
+    }
+    Ok(values)
+}
+
+/// The parsed head and trailer of a column.
+#[derive(Debug, Clone)]
+struct Bits<'de> {
+    data: &'de [u8],
+    /// Offset of `data[0]` in the input.
+    data_offset: usize,
+    total_bits: usize,
+    position: usize,
+}
+
+impl<'de> Bits<'de> {
+    /// Parses head and trailer, validating the trailer against the data.
+    fn parse(bytes: &'de [u8], base: usize) -> Result<(Option<i64>, Bits<'de>)> {
+        let mut reader = Reader::with_base(bytes, base);
+        let tag_at = reader.offset();
+        let head = match reader.read_u8()? {
+            0 => None,
+            1 => Some(reader.read_zigzag_i64()?),
+            _ => return Err(Error::at(ErrorKind::BadTag, tag_at)),
+        };
+        let trailer_at = reader.offset();
+        let used_in_last = reader.read_u8()?;
+        let data = reader.rest();
+        let data_offset = reader.offset();
+        let bad_header = || Error::at(ErrorKind::BadHeader, trailer_at);
+        if used_in_last > 8 || (used_in_last == 0) != data.is_empty() {
+            return Err(bad_header());
+        }
+        if head.is_none() && !data.is_empty() {
+            return Err(bad_header());
+        }
+        let total_bits = match data.len() {
+            0 => 0,
+            len => (len - 1) * 8 + used_in_last as usize,
+        };
+        if let Some(&last) = data.last() {
+            // The encoder leaves unused low bits of the last byte 0.
+            let padding_mask = (0xffu16 >> used_in_last) as u8;
+            if last & padding_mask != 0 {
+                return Err(Error::at(
+                    ErrorKind::BadHeader,
+                    data_offset + data.len() - 1,
+                ));
+            }
+        }
+        Ok((
+            head,
+            Bits {
+                data,
+                data_offset,
+                total_bits,
+                position: 0,
+            },
+        ))
+    }
+
+    #[inline]
+    fn remaining(&self) -> usize {
+        self.total_bits - self.position
+    }
+
+    /// Reads `count` (1 ..= 64) bits; the caller checked that they are there.
+    #[inline]
+    fn read(&mut self, count: u32) -> u64 {
+        let byte = self.position / 8;
+        let shift = (self.position % 8) as u32;
+        let mut window = [0u8; 16];
+        let available = self.data.len().saturating_sub(byte).min(16);
+        if let (Some(dst), Some(src)) = (
+            window.get_mut(..available),
+            self.data.get(byte..byte + available),
+        ) {
+            dst.copy_from_slice(src);
+        }
+        let window = u128::from_be_bytes(window) << shift;
+        self.position += count as usize;
+        (window >> (128 - count)) as u64
+    }
+}
+
+/// Streams the values of a DeltaOfDelta column; after the first error it yields `None`.
+///
+/// A malformed head is reported by the first call to `next`.
+///
+/// ```
+/// use columnar::codec::DeltaOfDeltaIter;
+/// let values: Vec<u32> = DeltaOfDeltaIter::new(&[0x01, 0x02, 0x02, 0xa0, 0x00]).collect::<Result<_, _>>()?;
+/// assert_eq!(values, [1, 2, 3]);
+/// # Ok::<(), columnar::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct DeltaOfDeltaIter<'de, T> {
+    state: IterState<'de>,
+    previous: i64,
+    previous_delta: i64,
+    _values: PhantomData<fn() -> T>,
+}
+
+#[derive(Debug, Clone)]
+enum IterState<'de> {
+    /// The head is not parsed yet.
+    Start {
+        bytes: &'de [u8],
+        base: usize,
+    },
+    Bits(Bits<'de>),
+    Done,
+}
+
+impl<'de, T: DeltaOfDeltable> DeltaOfDeltaIter<'de, T> {
+    /// An iterator over the column `bytes`.
+    pub fn new(bytes: &'de [u8]) -> Self {
+        Self::with_base(bytes, 0)
+    }
+
+    /// An iterator over column bytes that sit at `base` of a larger input.
+    pub fn with_base(bytes: &'de [u8], base: usize) -> Self {
+        DeltaOfDeltaIter {
+            state: IterState::Start { bytes, base },
+            previous: 0,
+            previous_delta: 0,
+            _values: PhantomData,
+        }
+    }
+
+    fn try_next(&mut self) -> Result<Option<T>> {
+        let (value, value_at) = match &mut self.state {
+            IterState::Done => return Ok(None),
+            IterState::Start { bytes, base } => {
+                let (head, bits) = Bits::parse(bytes, *base)?;
+                match head {
+                    None => {
+                        self.state = IterState::Done;
+                        return Ok(None);
+                    }
+                    Some(head) => {
+                        let head_at = *base + 1;
+                        self.state = IterState::Bits(bits);
+                        self.previous = head;
+                        (head, head_at)
+                    }
+                }
+            }
+            IterState::Bits(bits) => {
+                if bits.remaining() == 0 {
+                    self.state = IterState::Done;
+                    return Ok(None);
+                }
+                let code_at = bits.data_offset + bits.position / 8;
+                let truncated = || Error::at(ErrorKind::UnexpectedEnd, code_at);
+                let overflow = || Error::at(ErrorKind::IntegerOverflow, code_at);
+                // Prefix: up to five bits, `0`, `10`, `110`, `1110`, `11110` or `11111`.
+                let mut ones = 0usize;
+                while ones < 5 {
+                    if bits.remaining() == 0 {
+                        return Err(truncated());
+                    }
+                    if bits.read(1) == 0 {
+                        break;
+                    }
+                    ones += 1;
+                }
+                let delta_of_delta = if ones == 0 {
+                    0
+                } else {
+                    let (width, bias) = CLASSES.get(ones - 1).copied().unwrap_or((64, 0));
+                    if bits.remaining() < width as usize {
+                        return Err(truncated());
+                    }
+                    let payload = bits.read(width);
+                    if width == 64 {
+                        payload as i64
+                    } else {
+                        // Payloads of at most 21 bits: no overflow.
+                        payload as i64 - bias
+                    }
+                };
+                self.previous_delta = self
+                    .previous_delta
+                    .checked_add(delta_of_delta)
+                    .ok_or_else(overflow)?;
+                self.previous = self
+                    .previous
+                    .checked_add(self.previous_delta)
+                    .ok_or_else(overflow)?;
+                (self.previous, code_at)
+            }
+        };
+        T::from_i64(value)
+            .map(Some)
+            .ok_or_else(|| Error::at(ErrorKind::IntegerOverflow, value_at))
+    }
+}
+
+impl<T: DeltaOfDeltable> Iterator for DeltaOfDeltaIter<'_, T> {
+    type Item = Result<T>;
+
+    fn next(&mut self) -> Option<Result<T>> {
+        let item = self.try_next().transpose();
+        if matches!(item, Some(Err(_))) {
+            self.state = IterState::Done;
+        }
+        item
+    }
+}
+
+impl<T: DeltaOfDeltable> std::iter::FusedIterator for DeltaOfDeltaIter<'_, T> {}
+
+/// A column stored with the DeltaOfDelta codec; serializes as a byte string of [`encode`]'s
+/// output.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct DeltaOfDeltaColumn<T> {
+    /// The values, one per row.
+    pub data: Vec<T>,
+}
+
+impl<T> DeltaOfDeltaColumn<T> {
+    /// A column holding `data`.
+    pub fn new(data: Vec<T>) -> Self {
+        DeltaOfDeltaColumn { data }
+    }
+
+    /// The number of values.
+    pub fn len(&self) -> usize {
+        self.data.len()
+    }
+
+    /// Whether the column has no values.
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+}
+
+impl<T: DeltaOfDeltable> DeltaOfDeltaColumn<T> {
+    /// The codec output for this column.
+    ///
+    /// # Errors
+    /// As [`encode`].
+    pub fn encode(&self) -> Result<Vec<u8>> {
+        encode(&self.data)
+    }
+
+    /// Decodes a column from codec output.
+    ///
+    /// # Errors
+    /// As [`decode`].
+    pub fn decode(bytes: &[u8]) -> Result<Self> {
+        decode(bytes).map(DeltaOfDeltaColumn::new)
+    }
+}
+
+impl<T> From<Vec<T>> for DeltaOfDeltaColumn<T> {
+    fn from(data: Vec<T>) -> Self {
+        DeltaOfDeltaColumn { data }
+    }
+}
+
+impl<T: DeltaOfDeltable> Serialize for DeltaOfDeltaColumn<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serde_glue::serialize_column(self.encode(), serializer)
+    }
+}
+
+impl<'de, T: DeltaOfDeltable> Deserialize<'de> for DeltaOfDeltaColumn<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        serde_glue::deserialize_column(
+            deserializer,
+            "a DeltaOfDelta column",
+            DeltaOfDeltaColumn::decode,
+        )
+    }
+}

@@ -1,0 +1,374 @@
+//! DeltaRle: Rle over the `i128` differences of consecutive integers (wire format in
+//! [`crate::codec`]).
+
+use std::marker::PhantomData;
+
+use serde::{Deserialize, Serialize};
+
+use super::{append_output, read_run_header, reserve_run, serde_glue, AnyRleEncoder, RunHeader};
+use crate::wire::Reader;
+use crate::{Error, ErrorKind, Result};
+
+/// Element types of a DeltaRle column: every integer type and `bool` (as 0 / 1).
+///
+/// Implement it for a newtype to store it with DeltaRle; `to_i128` returning `None` makes the
+/// encoder fail with [`ErrorKind::EncodeOverflow`].
+pub trait DeltaRleable: Copy {
+    /// The value as an `i128`, `None` when it does not fit.
+    fn to_i128(self) -> Option<i128>;
+    /// The value for `value`, `None` when it is out of range.
+    fn from_i128(value: i128) -> Option<Self>;
+}
+
+macro_rules! delta_rleable {
+    ($($ty:ty),*) => {$(
+        impl DeltaRleable for $ty {
+            #[inline]
+            fn to_i128(self) -> Option<i128> {
+                i128::try_from(self).ok()
+            }
+            #[inline]
+            fn from_i128(value: i128) -> Option<Self> {
+                <$ty>::try_from(value).ok()
+            }
+        }
+    )*};
+}
+
+delta_rleable!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, isize);
+
+impl DeltaRleable for i128 {
+    #[inline]
+    fn to_i128(self) -> Option<i128> {
+        Some(self)
+    }
+    #[inline]
+    fn from_i128(value: i128) -> Option<Self> {
+        Some(value)
+    }
+}
+
+impl DeltaRleable for bool {
+    #[inline]
+    fn to_i128(self) -> Option<i128> {
+        Some(i128::from(self))
+    }
+    #[inline]
+    fn from_i128(value: i128) -> Option<Self> {
+        match value {
+            0 => Some(false),
+            1 => Some(true),
+            _ => None,
+        }
+    }
+}
+
+/// Streams values into a DeltaRle column.
+///
+/// ```
+/// use columnar::codec::DeltaRleEncoder;
+/// let mut encoder = DeltaRleEncoder::new();
+/// for id in [10u64, 11, 12, 13] {
+///     encoder.push(&id)?;
+/// }
+/// // literal of one delta 10, run of three deltas 1
+/// assert_eq!(encoder.finish()?, [0x01, 0x14, 0x06, 0x02]);
+/// # Ok::<(), columnar::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct DeltaRleEncoder<T> {
+    deltas: AnyRleEncoder<i128>,
+    previous: i128,
+    _values: PhantomData<fn(T)>,
+}
+
+impl<T> Default for DeltaRleEncoder<T> {
+    fn default() -> Self {
+        DeltaRleEncoder {
+            deltas: AnyRleEncoder::default(),
+            previous: 0,
+            _values: PhantomData,
+        }
+    }
+}
+
+impl<T: DeltaRleable> DeltaRleEncoder<T> {
+    /// An empty encoder.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds one value.
+    ///
+    /// # Errors
+    /// [`ErrorKind::EncodeOverflow`] when the value or its difference from the previous value
+    /// is outside `i128` (never saturated). The encoder must not be used after an error.
+    #[inline]
+    pub fn push(&mut self, value: &T) -> Result<()> {
+        let value = value.to_i128().ok_or_else(|| {
+            Error::with_message(ErrorKind::EncodeOverflow, "DeltaRle value outside i128")
+        })?;
+        let delta = value.checked_sub(self.previous).ok_or_else(|| {
+            Error::with_message(ErrorKind::EncodeOverflow, "DeltaRle delta outside i128")
+        })?;
+        self.previous = value;
+        self.deltas.push(&delta)
+    }
+
+    /// Flushes the pending run and returns the column bytes.
+    ///
+    /// # Errors
+    /// None in practice; the signature matches the other encoders.
+    pub fn finish(self) -> Result<Vec<u8>> {
+        self.deltas.finish()
+    }
+
+    /// Flushes the pending run and appends the column bytes to `out`.
+    ///
+    /// # Errors
+    /// As [`DeltaRleEncoder::finish`].
+    pub fn finish_into(self, out: &mut Vec<u8>) -> Result<()> {
+        append_output(out, self.finish()?);
+        Ok(())
+    }
+}
+
+/// Encodes a whole column.
+///
+/// # Errors
+/// As [`DeltaRleEncoder::push`].
+///
+/// ```
+/// assert_eq!(columnar::codec::delta_rle::encode(&[1u8, 2, 3])?, [0x06, 0x02]);
+/// # Ok::<(), columnar::Error>(())
+/// ```
+pub fn encode<T: DeltaRleable>(values: &[T]) -> Result<Vec<u8>> {
+    let mut encoder = DeltaRleEncoder::new();
+    for value in values {
+        encoder.push(value)?;
+    }
+    encoder.finish()
+}
+
+#[cold]
+fn overflow(offset: usize) -> Error {
+    Error::at(ErrorKind::IntegerOverflow, offset)
+}
+
+/// Decodes a whole column.
+///
+/// # Errors
+/// The errors listed in [`crate::codec`] for DeltaRle, with the offset in `bytes`; a value that
+/// does not fit `T` is [`ErrorKind::IntegerOverflow`] at the delta that produced it.
+///
+/// ```
+/// assert_eq!(columnar::codec::delta_rle::decode::<u8>(&[0x06, 0x02])?, [1, 2, 3]);
+/// // 255 then +1: a u8 column cannot hold 256.
+/// let err = columnar::codec::delta_rle::decode::<u8>(&[0x01, 0xfe, 0x03, 0x02, 0x02]).unwrap_err();
+/// assert_eq!((err.kind(), err.offset()), (columnar::ErrorKind::IntegerOverflow, Some(4)));
+/// # Ok::<(), columnar::Error>(())
+/// ```
+pub fn decode<T: DeltaRleable>(bytes: &[u8]) -> Result<Vec<T>> {
+    let mut reader = Reader::new(bytes);
+    let mut values = Vec::new();
+    let mut current: i128 = 0;
+    loop {
+        let start = reader.offset();
+        match read_run_header(&mut reader, true)? {
+            None => return Ok(values),
+            Some(RunHeader::Repeat(len)) => {
+                let delta_at = reader.offset();
+                let delta = reader.read_zigzag_i128()?;
+                // The values form an arithmetic sequence; T's range is an interval, so checking
+                // both ends checks them all.
+                let first = current
+                    .checked_add(delta)
+                    .ok_or_else(|| overflow(delta_at))?;
+                let last = i128::try_from(len - 1)
+                    .ok()
+                    .and_then(|steps| delta.checked_mul(steps))
+                    .and_then(|span| first.checked_add(span))
+                    .ok_or_else(|| overflow(delta_at))?;
+                if T::from_i128(first).is_none() || T::from_i128(last).is_none() {
+                    return Err(overflow(delta_at));
+                }
+                reserve_run(&mut values, len, start)?;
+                if delta == 0 {
+                    let value = T::from_i128(first).ok_or_else(|| overflow(delta_at))?;
+                    values.extend(std::iter::repeat_n(value, len));
+                } else {
+                    let mut value = first;
+                    for _ in 0..len {
+                        values.push(T::from_i128(value).ok_or_else(|| overflow(delta_at))?);
+                        value = value.wrapping_add(delta);
+                    }
+                }
+                current = last;
+            }
+            Some(RunHeader::Literal(len)) => {
+                values.reserve(len);
+                for _ in 0..len {
+                    let delta_at = reader.offset();
+                    let delta = reader.read_zigzag_i128()?;
+                    current = current
+                        .checked_add(delta)
+                        .ok_or_else(|| overflow(delta_at))?;
+                    values.push(T::from_i128(current).ok_or_else(|| overflow(delta_at))?);
+                }
+            }
+        }
+    }
+}
+
+/// Streams the values of a DeltaRle column; after the first error it yields `None`.
+///
+/// ```
+/// use columnar::codec::DeltaRleIter;
+/// let ids: Vec<u64> = DeltaRleIter::new(&[0x01, 0x14, 0x06, 0x02]).collect::<Result<_, _>>()?;
+/// assert_eq!(ids, [10, 11, 12, 13]);
+/// # Ok::<(), columnar::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct DeltaRleIter<'de, T> {
+    reader: Reader<'de>,
+    current: i128,
+    /// The delta of the pending run and where it was read.
+    run_delta: i128,
+    run_delta_at: usize,
+    run_left: usize,
+    literal_left: usize,
+    failed: bool,
+    _values: PhantomData<fn() -> T>,
+}
+
+impl<'de, T: DeltaRleable> DeltaRleIter<'de, T> {
+    /// An iterator over the column `bytes`.
+    pub fn new(bytes: &'de [u8]) -> Self {
+        Self::with_base(bytes, 0)
+    }
+
+    /// An iterator over column bytes that sit at `base` of a larger input.
+    pub fn with_base(bytes: &'de [u8], base: usize) -> Self {
+        DeltaRleIter {
+            reader: Reader::with_base(bytes, base),
+            current: 0,
+            run_delta: 0,
+            run_delta_at: 0,
+            run_left: 0,
+            literal_left: 0,
+            failed: false,
+            _values: PhantomData,
+        }
+    }
+
+    fn try_next(&mut self) -> Result<Option<T>> {
+        loop {
+            if self.run_left > 0 {
+                self.run_left -= 1;
+                return self.step(self.run_delta, self.run_delta_at).map(Some);
+            }
+            if self.literal_left > 0 {
+                self.literal_left -= 1;
+                let delta_at = self.reader.offset();
+                let delta = self.reader.read_zigzag_i128()?;
+                return self.step(delta, delta_at).map(Some);
+            }
+            match read_run_header(&mut self.reader, true)? {
+                None => return Ok(None),
+                Some(RunHeader::Repeat(len)) => {
+                    self.run_delta_at = self.reader.offset();
+                    self.run_delta = self.reader.read_zigzag_i128()?;
+                    self.run_left = len;
+                }
+                Some(RunHeader::Literal(len)) => self.literal_left = len,
+            }
+        }
+    }
+
+    #[inline]
+    fn step(&mut self, delta: i128, delta_at: usize) -> Result<T> {
+        self.current = self
+            .current
+            .checked_add(delta)
+            .ok_or_else(|| overflow(delta_at))?;
+        T::from_i128(self.current).ok_or_else(|| overflow(delta_at))
+    }
+}
+
+impl<T: DeltaRleable> Iterator for DeltaRleIter<'_, T> {
+    type Item = Result<T>;
+
+    fn next(&mut self) -> Option<Result<T>> {
+        if self.failed {
+            return None;
+        }
+        let item = self.try_next().transpose();
+        if matches!(item, Some(Err(_))) {
+            self.failed = true;
+        }
+        item
+    }
+}
+
+impl<T: DeltaRleable> std::iter::FusedIterator for DeltaRleIter<'_, T> {}
+
+/// A column stored with the DeltaRle codec; serializes as a byte string of [`encode`]'s
+/// output.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct DeltaRleColumn<T> {
+    /// The values, one per row.
+    pub data: Vec<T>,
+}
+
+impl<T> DeltaRleColumn<T> {
+    /// A column holding `data`.
+    pub fn new(data: Vec<T>) -> Self {
+        DeltaRleColumn { data }
+    }
+
+    /// The number of values.
+    pub fn len(&self) -> usize {
+        self.data.len()
+    }
+
+    /// Whether the column has no values.
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+}
+
+impl<T: DeltaRleable> DeltaRleColumn<T> {
+    /// The codec output for this column.
+    ///
+    /// # Errors
+    /// As [`encode`].
+    pub fn encode(&self) -> Result<Vec<u8>> {
+        encode(&self.data)
+    }
+
+    /// Decodes a column from codec output.
+    ///
+    /// # Errors
+    /// As [`decode`].
+    pub fn decode(bytes: &[u8]) -> Result<Self> {
+        decode(bytes).map(DeltaRleColumn::new)
+    }
+}
+
+impl<T> From<Vec<T>> for DeltaRleColumn<T> {
+    fn from(data: Vec<T>) -> Self {
+        DeltaRleColumn { data }
+    }
+}
+
+impl<T: DeltaRleable> Serialize for DeltaRleColumn<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serde_glue::serialize_column(self.encode(), serializer)
+    }
+}
+
+impl<'de, T: DeltaRleable> Deserialize<'de> for DeltaRleColumn<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        serde_glue::deserialize_column(deserializer, "a DeltaRle column", DeltaRleColumn::decode)
+    }
+}

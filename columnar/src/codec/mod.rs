@@ -1,0 +1,253 @@
+//! The five column codecs and their wire format.
+//!
+//! Each codec turns the values of one column into bytes and back. Every codec module has the
+//! same shape:
+//!
+//! | item | Generic | Rle | DeltaRle | BoolRle | DeltaOfDelta |
+//! | --- | --- | --- | --- | --- | --- |
+//! | encoder (`push(&T)`, `finish`) | [`GenericEncoder`] | [`AnyRleEncoder`] | [`DeltaRleEncoder`] | [`BoolRleEncoder`] | [`DeltaOfDeltaEncoder`] |
+//! | streaming decoder (`Iterator<Item = Result<T>>`) | [`GenericIter`] | [`AnyRleIter`] | [`DeltaRleIter`] | [`BoolRleIter`] | [`DeltaOfDeltaIter`] |
+//! | whole-column functions | [`generic::encode`], [`generic::decode`] | [`rle::encode`], [`rle::decode`] | [`delta_rle::encode`], [`delta_rle::decode`] | [`bool_rle::encode`], [`bool_rle::decode`] | [`delta_of_delta::encode`], [`delta_of_delta::decode`] |
+//! | column type (serde: a byte string of the codec output) | [`GenericColumn`] | [`RleColumn`] | [`DeltaRleColumn`] | [`BoolRleColumn`] | [`DeltaOfDeltaColumn`] |
+//! | element types | `Serialize + Deserialize` | `Clone + PartialEq + Serialize + Deserialize` | [`DeltaRleable`]: every integer type and `bool` | `bool` | [`DeltaOfDeltable`]: every integer type, values within `i64` |
+//!
+//! ```
+//! use columnar::codec::{bool_rle, rle, BoolRleEncoder};
+//!
+//! // One value at a time, as a derive does for each field of each row ...
+//! let mut encoder = BoolRleEncoder::new();
+//! for value in [true, true, false, false, false] {
+//!     encoder.push(&value)?;
+//! }
+//! assert_eq!(encoder.finish()?, [0x00, 0x02, 0x03]);
+//!
+//! // ... or a whole column at once.
+//! let bytes = rle::encode(&[7u32, 8, 8, 7])?;
+//! assert_eq!(bytes, [0x01, 0x07, 0x04, 0x08, 0x01, 0x07]);
+//! assert_eq!(rle::decode::<u32>(&bytes)?, [7, 8, 8, 7]);
+//! assert_eq!(bool_rle::decode(&[0x00, 0x02, 0x03])?, [true, true, false, false, false]);
+//! # Ok::<(), columnar::Error>(())
+//! ```
+//!
+//! # Wire format
+//!
+//! ## Stability
+//!
+//! The bytes are those of `serde_columnar` 0.3.14, and will not change within this crate's
+//! 0.x and 1.x series: a column written by any version decodes in every later one. New codecs
+//! may be added; existing ones keep their bytes. The primitives (varints, zigzag, strings)
+//! are postcard 1.x's, described in [`crate::wire`].
+//!
+//! Inside a table a column is a byte string (varint length, then the codec output); the
+//! sections below describe the codec output alone. No codec stores a type or strategy tag:
+//! the schema says how to read a column.
+//!
+//! ## Generic
+//!
+//! The values as a postcard sequence: varint count, then each value. Empty column: `00`.
+//!
+//! ## Rle
+//!
+//! A concatenation of runs with no outer length. Each run starts with a zigzag-varint count
+//! (`i64`): `n > 0` is a repeated run, followed by one value that stands for `n` values;
+//! `n < 0` is a literal run, followed by `-n` values back to back. Values are postcard.
+//! Empty column: no bytes.
+//!
+//! The encoder is a state machine over *Empty*, *Lone(v)*, *Run(v, n)* and
+//! *Literal(last, buffer)*: two equal neighbours always start a run, a literal never holds two
+//! equal neighbours, runs and literals have no maximum length, and a lone final value is a
+//! literal of one. For `[7, 8, 8, 7]`: literal of one `7`, run of two `8`, literal of one `7`:
+//! `01 07 04 08 01 07`. A run keeps the second of its first two values (this matters only for
+//! types whose `PartialEq` equates different bytes, such as `0.0` and `-0.0`).
+//!
+//! ## DeltaRle
+//!
+//! Rle over `i128` deltas: starting from 0, each value is written as `value - previous`.
+//! `[1, 2, 3]` is a run of three deltas of 1: `06 02`. `bool` counts as 0 / 1.
+//! Empty column: no bytes.
+//!
+//! ## BoolRle
+//!
+//! Varint run lengths with no outer length, alternating `false`, `true`, `false`, ..., starting
+//! with `false`; a column that starts with `true` therefore starts with a count of 0.
+//! `[true, true, false, false, false]` → `00 02 03`; `[true]` → `00 01`. Empty column: no bytes.
+//!
+//! ## DeltaOfDelta
+//!
+//! A postcard `Option<i64>` with the first value (`00` when empty), one byte `U` = the number
+//! of used bits in the last data byte (0 only when there are no data bytes, 8 when the last
+//! byte is full), then a bit stream packed most significant bit first. Each further value `v`
+//! is coded by its delta of delta `d = (v - prev) - prev_delta` (the first delta is
+//! `v1 - v0`, with `prev_delta = 0`):
+//!
+//! | prefix | payload | range of `d` | payload value |
+//! | --- | --- | --- | --- |
+//! | `0` | — | 0 | — |
+//! | `10` | 7 bits | −63 ..= 64 | `d + 63` |
+//! | `110` | 9 bits | −255 ..= 256 | `d + 255` |
+//! | `1110` | 12 bits | −2047 ..= 2048 | `d + 2047` |
+//! | `11110` | 21 bits | −1048575 ..= 1048576 | `d + 1048575` |
+//! | `11111` | 64 bits | any `i64` | `d` as two's complement |
+//!
+//! Empty column: `00 00`; one value `v`: `01 zigzag(v) 00`.
+//!
+//! ## Canonical vs accepted
+//!
+//! Decoders accept every column `serde_columnar` 0.3.14 writes and reject malformed input
+//! with an [`Error`](crate::Error) carrying the [`ErrorKind`](crate::ErrorKind) and the byte
+//! offset, where `serde_columnar` truncates silently or panics:
+//!
+//! | codec | written | also accepted | rejected |
+//! | --- | --- | --- | --- |
+//! | Rle, DeltaRle | runs as the state machine above | two adjacent runs of one value, equal neighbours in a literal, a literal of one between runs | count 0 (`ZeroRunCount`), `\|n\|` > [`MAX_RLE_COUNT`](crate::MAX_RLE_COUNT) (`RunCountTooLarge`), a literal of `n ≥ 2` values with fewer than `n` bytes left (`LengthPastEnd`), input ending inside a run (`UnexpectedEnd`) |
+//! | DeltaRle | — | — | a running value outside `i128` or outside the column's type, e.g. a `u8` column reaching 256 (`IntegerOverflow`) |
+//! | BoolRle | a leading 0 only when the column starts with `true` | — | a count of 0 anywhere but first (`ZeroRunCount`), a leading 0 with nothing after it (`UnexpectedEnd`), count > `MAX_RLE_COUNT` (`RunCountTooLarge`) |
+//! | DeltaOfDelta | smallest class for each `d`, padding bits 0 | a larger class than needed | missing head or `U` byte (`UnexpectedEnd`), `U` > 8, `U` = 0 with data bytes, `U` > 0 without, bits after an empty head, non-zero padding bits (`BadHeader`), a code running past the last used bit (`UnexpectedEnd`), a value overflowing `i64` or the column's type (`IntegerOverflow`) |
+//! | Generic | count, values | — | bytes after the last value (`TrailingBytes`) |
+//!
+//! Each element of a literal normally takes at least one byte, which is why a literal of
+//! `n ≥ 2` values may be rejected before anything is decoded or allocated; values that
+//! encode to zero bytes (`()`, unit structs) are all equal, so they only ever appear in runs
+//! or in a literal of one. Runs expand without consuming input, so decoding into a `Vec`
+//! reserves a run with `try_reserve` and reports a run that cannot be allocated as
+//! `RunCountTooLarge`; use the iterators to look at a column without materializing it.
+//!
+//! Encoders never saturate: a DeltaRle delta outside `i128` (a `u128` above `i128::MAX`, or
+//! `[i128::MIN, i128::MAX]`) and a DeltaOfDelta value, delta or delta of delta outside `i64`
+//! are [`ErrorKind::EncodeOverflow`](crate::ErrorKind::EncodeOverflow).
+
+pub mod bool_rle;
+pub mod delta_of_delta;
+pub mod delta_rle;
+pub mod generic;
+pub mod rle;
+
+pub use bool_rle::{BoolRleColumn, BoolRleEncoder, BoolRleIter};
+pub use delta_of_delta::{
+    DeltaOfDeltaColumn, DeltaOfDeltaEncoder, DeltaOfDeltaIter, DeltaOfDeltable,
+};
+pub use delta_rle::{DeltaRleColumn, DeltaRleEncoder, DeltaRleIter, DeltaRleable};
+pub use generic::{GenericColumn, GenericEncoder, GenericIter};
+pub use rle::{AnyRleEncoder, AnyRleIter, RleColumn, Rleable};
+
+use crate::wire::Reader;
+use crate::{Error, ErrorKind, Result, MAX_RLE_COUNT};
+
+/// One run header of the Rle family, validated.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum RunHeader {
+    /// `n` copies of the single value that follows.
+    Repeat(usize),
+    /// `n` values follow.
+    Literal(usize),
+}
+
+/// Reads the next run header, `None` at the end of the input.
+///
+/// `values_need_a_byte` says that each value takes at least one byte (true for integers), so
+/// any literal longer than the bytes left is rejected; otherwise only literals of two or more.
+#[inline]
+pub(crate) fn read_run_header(
+    reader: &mut Reader<'_>,
+    values_need_a_byte: bool,
+) -> Result<Option<RunHeader>> {
+    if reader.is_empty() {
+        return Ok(None);
+    }
+    let start = reader.offset();
+    let count = reader.read_zigzag_i64()?;
+    let len = count.unsigned_abs();
+    if len == 0 {
+        return Err(Error::at(ErrorKind::ZeroRunCount, start));
+    }
+    if len > MAX_RLE_COUNT as u64 {
+        return Err(Error::at(ErrorKind::RunCountTooLarge, start));
+    }
+    // Bounded by MAX_RLE_COUNT, so it fits usize on 32-bit targets too.
+    let len = len as usize;
+    if count > 0 {
+        return Ok(Some(RunHeader::Repeat(len)));
+    }
+    if len > reader.remaining() && (values_need_a_byte || len >= 2) {
+        return Err(Error::at(ErrorKind::LengthPastEnd, start));
+    }
+    Ok(Some(RunHeader::Literal(len)))
+}
+
+/// Reserves room for `additional` more values, reporting a run too large to allocate as
+/// [`ErrorKind::RunCountTooLarge`] at `offset` instead of aborting.
+#[inline]
+pub(crate) fn reserve_run<T>(values: &mut Vec<T>, additional: usize, offset: usize) -> Result<()> {
+    values
+        .try_reserve(additional)
+        .map_err(|_| Error::at(ErrorKind::RunCountTooLarge, offset))
+}
+
+/// Appends `bytes` to `out`, moving instead of copying when `out` is empty.
+#[inline]
+pub(crate) fn append_output(out: &mut Vec<u8>, bytes: Vec<u8>) {
+    if out.is_empty() {
+        *out = bytes;
+    } else {
+        out.extend_from_slice(&bytes);
+    }
+}
+
+/// serde glue shared by the column types: a column is a byte string of its codec output.
+pub(crate) mod serde_glue {
+    use std::fmt;
+    use std::marker::PhantomData;
+
+    use serde::de::{self, Visitor};
+
+    use crate::Result;
+
+    /// Visits a borrowed byte string and decodes it with `decode`.
+    pub(crate) struct BytesVisitor<F, T> {
+        pub(crate) expecting: &'static str,
+        pub(crate) decode: F,
+        pub(crate) _value: PhantomData<T>,
+    }
+
+    impl<'de, F, T> Visitor<'de> for BytesVisitor<F, T>
+    where
+        F: FnOnce(&'de [u8]) -> Result<T>,
+    {
+        type Value = T;
+
+        fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+            formatter.write_str(self.expecting)
+        }
+
+        fn visit_borrowed_bytes<E: de::Error>(self, bytes: &'de [u8]) -> Result<T, E> {
+            (self.decode)(bytes).map_err(crate::wire::de_column_error)
+        }
+    }
+
+    /// Serializes encoded column bytes, or turns an encode error into `S::Error`.
+    pub(crate) fn serialize_column<S: serde::Serializer>(
+        encoded: Result<Vec<u8>>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        match encoded {
+            Ok(bytes) => serializer.serialize_bytes(&bytes),
+            Err(err) => Err(crate::wire::ser_column_error::<S::Error>(err)),
+        }
+    }
+
+    /// Deserializes a column from a borrowed byte string.
+    pub(crate) fn deserialize_column<'de, D, T>(
+        deserializer: D,
+        expecting: &'static str,
+        decode: impl FnOnce(&'de [u8]) -> Result<T>,
+    ) -> Result<T, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        deserializer.deserialize_bytes(BytesVisitor {
+            expecting,
+            decode,
+            _value: PhantomData,
+        })
+    }
+}

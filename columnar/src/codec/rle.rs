@@ -1,0 +1,360 @@
+//! Rle: run-length encoding for any `Clone + PartialEq + Serialize` value (wire format in
+//! [`crate::codec`]).
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use super::{append_output, read_run_header, reserve_run, serde_glue, RunHeader};
+use crate::wire::{self, write_zigzag_i64, Deserializer};
+use crate::Result;
+
+/// Element types of an Rle column: what `serde_columnar` calls `Rleable`.
+///
+/// Implemented for every `Clone + PartialEq + Serialize + DeserializeOwned` type. The decoders
+/// need less (`Clone + Deserialize<'de>`), so [`AnyRleIter`] and [`decode`] also read
+/// borrowed values such as `&str`.
+pub trait Rleable: Clone + PartialEq + Serialize + DeserializeOwned {}
+
+impl<T: Clone + PartialEq + Serialize + DeserializeOwned> Rleable for T {}
+
+#[derive(Debug)]
+enum State<T> {
+    Empty,
+    Lone(T),
+    Run(T, usize),
+    /// The newest value; the literal's earlier values are already serialized.
+    Literal(T),
+}
+
+/// Streams values into an Rle column.
+///
+/// ```
+/// use columnar::codec::AnyRleEncoder;
+/// let mut encoder = AnyRleEncoder::new();
+/// for value in ["a", "b", "b"] {
+///     encoder.push(&value.to_string())?;
+/// }
+/// // literal of one "a", run of two "b"
+/// assert_eq!(encoder.finish()?, [0x01, 0x01, b'a', 0x04, 0x01, b'b']);
+/// # Ok::<(), columnar::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct AnyRleEncoder<T> {
+    out: Vec<u8>,
+    state: State<T>,
+    /// Serialized values of the pending literal, except its newest.
+    literal: Vec<u8>,
+    literal_len: usize,
+}
+
+impl<T> Default for AnyRleEncoder<T> {
+    fn default() -> Self {
+        AnyRleEncoder {
+            out: Vec::new(),
+            state: State::Empty,
+            literal: Vec::new(),
+            literal_len: 0,
+        }
+    }
+}
+
+impl<T: Clone + PartialEq + Serialize> AnyRleEncoder<T> {
+    /// An empty encoder.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// An empty encoder whose output buffer has room for `bytes` bytes.
+    pub fn with_capacity(bytes: usize) -> Self {
+        AnyRleEncoder {
+            out: Vec::with_capacity(bytes),
+            ..Self::default()
+        }
+    }
+
+    /// Adds one value.
+    ///
+    /// # Errors
+    /// An error of the value's `Serialize` implementation. The encoder must not be used after
+    /// an error.
+    #[inline]
+    pub fn push(&mut self, value: &T) -> Result<()> {
+        self.state = match std::mem::replace(&mut self.state, State::Empty) {
+            State::Empty => State::Lone(value.clone()),
+            State::Lone(lone) => {
+                if lone == *value {
+                    // serde_columnar keeps the newer of the first two equal values.
+                    State::Run(value.clone(), 2)
+                } else {
+                    wire::append(&lone, &mut self.literal)?;
+                    self.literal_len = 1;
+                    State::Literal(value.clone())
+                }
+            }
+            State::Run(run, len) => {
+                if run == *value {
+                    State::Run(run, len + 1)
+                } else {
+                    self.write_run(&run, len)?;
+                    State::Lone(value.clone())
+                }
+            }
+            State::Literal(last) => {
+                if last == *value {
+                    self.write_literal();
+                    State::Run(value.clone(), 2)
+                } else {
+                    wire::append(&last, &mut self.literal)?;
+                    self.literal_len += 1;
+                    State::Literal(value.clone())
+                }
+            }
+        };
+        Ok(())
+    }
+
+    /// Flushes the pending run and returns the column bytes.
+    ///
+    /// # Errors
+    /// An error of the values' `Serialize` implementation.
+    pub fn finish(mut self) -> Result<Vec<u8>> {
+        match std::mem::replace(&mut self.state, State::Empty) {
+            State::Empty => {}
+            State::Lone(lone) => {
+                write_zigzag_i64(&mut self.out, -1);
+                wire::append(&lone, &mut self.out)?;
+            }
+            State::Run(run, len) => self.write_run(&run, len)?,
+            State::Literal(last) => {
+                wire::append(&last, &mut self.literal)?;
+                self.literal_len += 1;
+                self.write_literal();
+            }
+        }
+        Ok(self.out)
+    }
+
+    /// Flushes the pending run and appends the column bytes to `out`.
+    ///
+    /// # Errors
+    /// As [`AnyRleEncoder::finish`].
+    pub fn finish_into(self, out: &mut Vec<u8>) -> Result<()> {
+        append_output(out, self.finish()?);
+        Ok(())
+    }
+
+    fn write_run(&mut self, value: &T, len: usize) -> Result<()> {
+        write_zigzag_i64(&mut self.out, len as i64);
+        wire::append(value, &mut self.out)
+    }
+
+    fn write_literal(&mut self) {
+        write_zigzag_i64(&mut self.out, -(self.literal_len as i64));
+        self.out.extend_from_slice(&self.literal);
+        self.literal.clear();
+        self.literal_len = 0;
+    }
+}
+
+/// Encodes a whole column.
+///
+/// # Errors
+/// An error of the values' `Serialize` implementation.
+///
+/// ```
+/// assert_eq!(columnar::codec::rle::encode(&[7u32, 8, 8, 7])?, [0x01, 0x07, 0x04, 0x08, 0x01, 0x07]);
+/// # Ok::<(), columnar::Error>(())
+/// ```
+pub fn encode<T: Clone + PartialEq + Serialize>(values: &[T]) -> Result<Vec<u8>> {
+    let mut encoder = AnyRleEncoder::new();
+    for value in values {
+        encoder.push(value)?;
+    }
+    encoder.finish()
+}
+
+/// Decodes a whole column.
+///
+/// # Errors
+/// The errors listed in [`crate::codec`] for Rle, with the offset in `bytes`, and errors of the
+/// values' `Deserialize` implementation.
+///
+/// ```
+/// let values: Vec<u32> = columnar::codec::rle::decode(&[0x01, 0x07, 0x04, 0x08, 0x01, 0x07])?;
+/// assert_eq!(values, [7, 8, 8, 7]);
+/// let err = columnar::codec::rle::decode::<u32>(&[0x00]).unwrap_err();
+/// assert_eq!((err.kind(), err.offset()), (columnar::ErrorKind::ZeroRunCount, Some(0)));
+/// # Ok::<(), columnar::Error>(())
+/// ```
+pub fn decode<'de, T: Clone + Deserialize<'de>>(bytes: &'de [u8]) -> Result<Vec<T>> {
+    let mut de = Deserializer::from_bytes(bytes);
+    let mut values = Vec::new();
+    loop {
+        let start = de.offset();
+        match read_run_header(de.reader(), false)? {
+            None => return Ok(values),
+            Some(RunHeader::Repeat(len)) => {
+                let value = T::deserialize(&mut de)?;
+                reserve_run(&mut values, len, start)?;
+                values.extend(std::iter::repeat_n(value, len));
+            }
+            Some(RunHeader::Literal(len)) => {
+                values.reserve(len.min(de.remaining().len()));
+                for _ in 0..len {
+                    values.push(T::deserialize(&mut de)?);
+                }
+            }
+        }
+    }
+}
+
+/// Streams the values of an Rle column; after the first error it yields `None`.
+///
+/// ```
+/// use columnar::codec::AnyRleIter;
+/// let values: Vec<u32> = AnyRleIter::new(&[0x06, 0x05]).collect::<Result<_, _>>()?;
+/// assert_eq!(values, [5, 5, 5]);
+/// # Ok::<(), columnar::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct AnyRleIter<'de, T> {
+    de: Deserializer<'de>,
+    pending: Pending<T>,
+    failed: bool,
+}
+
+#[derive(Debug)]
+enum Pending<T> {
+    Nothing,
+    Repeat(T, usize),
+    Literal(usize),
+}
+
+impl<'de, T: Clone + Deserialize<'de>> AnyRleIter<'de, T> {
+    /// An iterator over the column `bytes`.
+    pub fn new(bytes: &'de [u8]) -> Self {
+        Self::with_base(bytes, 0)
+    }
+
+    /// An iterator over column bytes that sit at `base` of a larger input; errors report
+    /// offsets in that input.
+    pub fn with_base(bytes: &'de [u8], base: usize) -> Self {
+        AnyRleIter {
+            de: Deserializer::with_base(bytes, base),
+            pending: Pending::Nothing,
+            failed: false,
+        }
+    }
+
+    fn try_next(&mut self) -> Result<Option<T>> {
+        loop {
+            match &mut self.pending {
+                Pending::Repeat(value, left) => {
+                    if *left > 1 {
+                        *left -= 1;
+                        return Ok(Some(value.clone()));
+                    }
+                    if let Pending::Repeat(value, _) =
+                        std::mem::replace(&mut self.pending, Pending::Nothing)
+                    {
+                        return Ok(Some(value));
+                    }
+                }
+                Pending::Literal(left) => {
+                    *left -= 1;
+                    if *left == 0 {
+                        self.pending = Pending::Nothing;
+                    }
+                    return T::deserialize(&mut self.de).map(Some);
+                }
+                Pending::Nothing => match read_run_header(self.de.reader(), false)? {
+                    None => return Ok(None),
+                    Some(RunHeader::Repeat(len)) => {
+                        let value = T::deserialize(&mut self.de)?;
+                        self.pending = Pending::Repeat(value, len);
+                    }
+                    Some(RunHeader::Literal(len)) => self.pending = Pending::Literal(len),
+                },
+            }
+        }
+    }
+}
+
+impl<'de, T: Clone + Deserialize<'de>> Iterator for AnyRleIter<'de, T> {
+    type Item = Result<T>;
+
+    fn next(&mut self) -> Option<Result<T>> {
+        if self.failed {
+            return None;
+        }
+        let item = self.try_next().transpose();
+        if matches!(item, Some(Err(_))) {
+            self.failed = true;
+        }
+        item
+    }
+}
+
+impl<'de, T: Clone + Deserialize<'de>> std::iter::FusedIterator for AnyRleIter<'de, T> {}
+
+/// A column stored with the Rle codec; serializes as a byte string of [`encode`]'s output.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RleColumn<T> {
+    /// The values, one per row.
+    pub data: Vec<T>,
+}
+
+impl<T> RleColumn<T> {
+    /// A column holding `data`.
+    pub fn new(data: Vec<T>) -> Self {
+        RleColumn { data }
+    }
+
+    /// The number of values.
+    pub fn len(&self) -> usize {
+        self.data.len()
+    }
+
+    /// Whether the column has no values.
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+}
+
+impl<T: Clone + PartialEq + Serialize> RleColumn<T> {
+    /// The codec output for this column.
+    ///
+    /// # Errors
+    /// As [`encode`].
+    pub fn encode(&self) -> Result<Vec<u8>> {
+        encode(&self.data)
+    }
+}
+
+impl<'de, T: Clone + Deserialize<'de>> RleColumn<T> {
+    /// Decodes a column from codec output.
+    ///
+    /// # Errors
+    /// As [`decode`].
+    pub fn decode(bytes: &'de [u8]) -> Result<Self> {
+        decode(bytes).map(RleColumn::new)
+    }
+}
+
+impl<T> From<Vec<T>> for RleColumn<T> {
+    fn from(data: Vec<T>) -> Self {
+        RleColumn { data }
+    }
+}
+
+impl<T: Clone + PartialEq + Serialize> Serialize for RleColumn<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serde_glue::serialize_column(self.encode(), serializer)
+    }
+}
+
+impl<'de, T: Clone + Deserialize<'de>> Deserialize<'de> for RleColumn<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        serde_glue::deserialize_column(deserializer, "an Rle column", RleColumn::decode)
+    }
+}

@@ -1,0 +1,546 @@
+//! serde glue: a [`Deserializer`] over a byte slice that borrows `&str` / `&[u8]` from it.
+
+use std::cell::Cell;
+
+use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
+
+use super::Reader;
+use crate::{Error, ErrorKind, Result};
+
+/// How deep values may nest before [`ErrorKind::DepthLimitExceeded`]: each sequence, tuple,
+/// map, struct, enum, `Some` and newtype counts one level.
+pub const DEFAULT_DEPTH_LIMIT: usize = 128;
+
+/// A serde deserializer reading postcard 1.x bytes from a slice.
+///
+/// Strings and byte strings are handed to visitors borrowed from the input, so `&'de str`,
+/// `&'de [u8]` and `#[serde(borrow)] Cow<'de, str>` fields do not copy. Every error carries the
+/// absolute byte offset of the value that failed; errors from nested column decoders keep
+/// their [`ErrorKind`] (see [`crate::codec`]).
+///
+/// ```
+/// use serde::Deserialize;
+/// let mut de = columnar::wire::Deserializer::from_bytes(&[0x02, b'h', b'i', 0x07]);
+/// let text = <&str>::deserialize(&mut de)?;
+/// assert_eq!(text, "hi");
+/// assert_eq!(de.offset(), 3);
+/// # Ok::<(), columnar::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Deserializer<'de> {
+    reader: Reader<'de>,
+    depth_left: usize,
+}
+
+impl<'de> Deserializer<'de> {
+    /// A deserializer over `bytes`, with offsets counted from 0.
+    pub fn from_bytes(bytes: &'de [u8]) -> Self {
+        Deserializer {
+            reader: Reader::new(bytes),
+            depth_left: DEFAULT_DEPTH_LIMIT,
+        }
+    }
+
+    /// A deserializer over `bytes` that sit at offset `base` of a larger input, so errors
+    /// report positions in that input.
+    pub fn with_base(bytes: &'de [u8], base: usize) -> Self {
+        Deserializer {
+            reader: Reader::with_base(bytes, base),
+            depth_left: DEFAULT_DEPTH_LIMIT,
+        }
+    }
+
+    /// Sets how deep values may nest (default [`DEFAULT_DEPTH_LIMIT`]).
+    #[must_use]
+    pub fn with_depth_limit(mut self, limit: usize) -> Self {
+        self.depth_left = limit;
+        self
+    }
+
+    /// The absolute offset of the next byte to read.
+    pub fn offset(&self) -> usize {
+        self.reader.offset()
+    }
+
+    /// The bytes not yet read.
+    pub fn remaining(&self) -> &'de [u8] {
+        self.reader.rest()
+    }
+
+    /// The underlying [`Reader`], for reading raw primitives between serde values.
+    pub fn reader(&mut self) -> &mut Reader<'de> {
+        &mut self.reader
+    }
+
+    /// Checks that every byte was consumed.
+    ///
+    /// # Errors
+    /// [`ErrorKind::TrailingBytes`] at the first unread byte.
+    pub fn end(&self) -> Result<()> {
+        if self.reader.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::at(ErrorKind::TrailingBytes, self.reader.offset()))
+        }
+    }
+
+    #[inline]
+    fn enter(&mut self) -> Result<()> {
+        match self.depth_left.checked_sub(1) {
+            Some(left) => {
+                self.depth_left = left;
+                Ok(())
+            }
+            None => Err(Error::at(
+                ErrorKind::DepthLimitExceeded,
+                self.reader.offset(),
+            )),
+        }
+    }
+
+    #[inline]
+    fn leave(&mut self) {
+        self.depth_left += 1;
+    }
+
+    /// Runs `f` one nesting level deeper.
+    #[inline]
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        self.enter()?;
+        let result = f(self);
+        self.leave();
+        result
+    }
+}
+
+/// Deserializes a `T` that must use every byte of `bytes`.
+///
+/// # Errors
+/// Any decoding error with its kind and offset; [`ErrorKind::TrailingBytes`] when bytes are
+/// left after the value.
+///
+/// ```
+/// let pair: (u8, &str) = columnar::wire::from_bytes(&[0x07, 0x01, b'x'])?;
+/// assert_eq!(pair, (7, "x"));
+/// let err = columnar::wire::from_bytes::<u8>(&[0x07, 0x00]).unwrap_err();
+/// assert_eq!((err.kind(), err.offset()), (columnar::ErrorKind::TrailingBytes, Some(1)));
+/// # Ok::<(), columnar::Error>(())
+/// ```
+pub fn from_bytes<'de, T: de::Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
+    let mut deserializer = Deserializer::from_bytes(bytes);
+    let value = T::deserialize(&mut deserializer)?;
+    deserializer.end()?;
+    Ok(value)
+}
+
+/// Deserializes a `T` from the front of `bytes` and returns the bytes after it.
+///
+/// # Errors
+/// Any decoding error with its kind and offset.
+pub fn take_from_bytes<'de, T: de::Deserialize<'de>>(bytes: &'de [u8]) -> Result<(T, &'de [u8])> {
+    let mut deserializer = Deserializer::from_bytes(bytes);
+    let value = T::deserialize(&mut deserializer)?;
+    Ok((value, deserializer.remaining()))
+}
+
+thread_local! {
+    /// The last error a column's `Deserialize` impl turned into a serde custom error.
+    static COLUMN_ERROR: Cell<Option<Error>> = const { Cell::new(None) };
+}
+
+/// Turns a codec error into the deserializer's error type `E`, remembering the original so
+/// that [`Deserializer`] can restore its kind and offset (serde's `custom` keeps only text).
+pub(crate) fn de_column_error<E: de::Error>(err: Error) -> E {
+    let custom = E::custom(&err);
+    COLUMN_ERROR.with(|slot| slot.set(Some(err)));
+    custom
+}
+
+/// Restores a codec error raised inside the byte string starting at `payload_base`, or else
+/// pins `err` to `start`.
+#[cold]
+fn recover_column_error(err: Error, start: usize, payload_base: usize) -> Error {
+    if err.kind() == ErrorKind::Message {
+        if let Some(original) = COLUMN_ERROR.with(Cell::take) {
+            if err.message() == Some(original.to_string().as_str()) {
+                return original.shifted(payload_base).or_offset(start);
+            }
+        }
+    }
+    err.or_offset(start)
+}
+
+struct SeqAccess<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+    left: usize,
+}
+
+impl<'de> de::SeqAccess<'de> for SeqAccess<'_, 'de> {
+    type Error = Error;
+
+    #[inline]
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    #[inline]
+    fn size_hint(&self) -> Option<usize> {
+        // Never trust a length from the input beyond what the bytes left could hold.
+        Some(self.left.min(self.de.reader.remaining()))
+    }
+}
+
+impl<'de> de::MapAccess<'de> for SeqAccess<'_, 'de> {
+    type Error = Error;
+
+    #[inline]
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    #[inline]
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+
+    #[inline]
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left.min(self.de.reader.remaining() / 2))
+    }
+}
+
+macro_rules! varint_method {
+    ($method:ident, $visit:ident, $read:ident, $ty:ty) => {
+        #[inline]
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            let start = self.reader.offset();
+            let value: $ty = self.reader.$read()?;
+            visitor
+                .$visit::<Error>(value)
+                .map_err(|e| e.or_offset(start))
+        }
+    };
+}
+
+macro_rules! zigzag_method {
+    ($method:ident, $visit:ident, $read:ident, $ty:ty) => {
+        #[inline]
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            let start = self.reader.offset();
+            // A zigzag value of N bits always maps back into the N-bit signed range.
+            let value = super::unzigzag_i64(u64::from(self.reader.$read()?)) as $ty;
+            visitor
+                .$visit::<Error>(value)
+                .map_err(|e| e.or_offset(start))
+        }
+    };
+}
+
+impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
+    type Error = Error;
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    fn deserialize_any<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value> {
+        Err(Error::with_message(
+            ErrorKind::Unsupported,
+            "the format is not self-describing: deserialize_any",
+        )
+        .or_offset(self.reader.offset()))
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value> {
+        Err(Error::with_message(
+            ErrorKind::Unsupported,
+            "the format is not self-describing: deserialize_ignored_any",
+        )
+        .or_offset(self.reader.offset()))
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value> {
+        Err(Error::with_message(
+            ErrorKind::Unsupported,
+            "identifiers are not stored: deserialize_identifier",
+        )
+        .or_offset(self.reader.offset()))
+    }
+
+    #[inline]
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.reader.offset();
+        let value = match self.reader.read_u8()? {
+            0 => false,
+            1 => true,
+            _ => return Err(Error::at(ErrorKind::BadTag, start)),
+        };
+        visitor
+            .visit_bool::<Error>(value)
+            .map_err(|e| e.or_offset(start))
+    }
+
+    #[inline]
+    fn deserialize_i8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.reader.offset();
+        let byte = self.reader.read_u8()?;
+        visitor
+            .visit_i8::<Error>(byte as i8)
+            .map_err(|e| e.or_offset(start))
+    }
+
+    #[inline]
+    fn deserialize_u8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.reader.offset();
+        let byte = self.reader.read_u8()?;
+        visitor
+            .visit_u8::<Error>(byte)
+            .map_err(|e| e.or_offset(start))
+    }
+
+    zigzag_method!(deserialize_i16, visit_i16, read_varint_u16, i16);
+    zigzag_method!(deserialize_i32, visit_i32, read_varint_u32, i32);
+    varint_method!(deserialize_u16, visit_u16, read_varint_u16, u16);
+    varint_method!(deserialize_u32, visit_u32, read_varint_u32, u32);
+    varint_method!(deserialize_u64, visit_u64, read_varint_u64, u64);
+    varint_method!(deserialize_u128, visit_u128, read_varint_u128, u128);
+
+    #[inline]
+    fn deserialize_i64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.reader.offset();
+        let value = self.reader.read_zigzag_i64()?;
+        visitor
+            .visit_i64::<Error>(value)
+            .map_err(|e| e.or_offset(start))
+    }
+
+    #[inline]
+    fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.reader.offset();
+        let value = self.reader.read_zigzag_i128()?;
+        visitor
+            .visit_i128::<Error>(value)
+            .map_err(|e| e.or_offset(start))
+    }
+
+    #[inline]
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.reader.offset();
+        let bytes = self.reader.read_slice(4)?;
+        let mut raw = [0u8; 4];
+        raw.copy_from_slice(bytes);
+        visitor
+            .visit_f32::<Error>(f32::from_bits(u32::from_le_bytes(raw)))
+            .map_err(|e| e.or_offset(start))
+    }
+
+    #[inline]
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.reader.offset();
+        let bytes = self.reader.read_slice(8)?;
+        let mut raw = [0u8; 8];
+        raw.copy_from_slice(bytes);
+        visitor
+            .visit_f64::<Error>(f64::from_bits(u64::from_le_bytes(raw)))
+            .map_err(|e| e.or_offset(start))
+    }
+
+    #[inline]
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.reader.offset();
+        let len = self.reader.read_varint_usize()?;
+        if len > 4 {
+            return Err(Error::at(ErrorKind::InvalidChar, start));
+        }
+        let bytes = self.reader.read_slice(len)?;
+        let text =
+            std::str::from_utf8(bytes).map_err(|_| Error::at(ErrorKind::InvalidChar, start))?;
+        let mut chars = text.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => visitor
+                .visit_char::<Error>(c)
+                .map_err(|e| e.or_offset(start)),
+            _ => Err(Error::at(ErrorKind::InvalidChar, start)),
+        }
+    }
+
+    #[inline]
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.reader.offset();
+        let bytes = self.reader.read_bytes()?;
+        let payload = self.reader.offset() - bytes.len();
+        let text = std::str::from_utf8(bytes)
+            .map_err(|e| Error::at(ErrorKind::InvalidUtf8, payload + e.valid_up_to()))?;
+        visitor
+            .visit_borrowed_str::<Error>(text)
+            .map_err(|e| e.or_offset(start))
+    }
+
+    #[inline]
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
+    #[inline]
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.reader.offset();
+        let bytes = self.reader.read_bytes()?;
+        let payload_base = self.reader.offset() - bytes.len();
+        visitor
+            .visit_borrowed_bytes::<Error>(bytes)
+            .map_err(|e| recover_column_error(e, start, payload_base))
+    }
+
+    #[inline]
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_bytes(visitor)
+    }
+
+    #[inline]
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.reader.offset();
+        match self.reader.read_u8()? {
+            0 => visitor
+                .visit_none::<Error>()
+                .map_err(|e| e.or_offset(start)),
+            1 => self
+                .nested(|de| visitor.visit_some(de))
+                .map_err(|e| e.or_offset(start)),
+            _ => Err(Error::at(ErrorKind::BadTag, start)),
+        }
+    }
+
+    #[inline]
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.reader.offset();
+        visitor
+            .visit_unit::<Error>()
+            .map_err(|e| e.or_offset(start))
+    }
+
+    #[inline]
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_unit(visitor)
+    }
+
+    #[inline]
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let start = self.reader.offset();
+        self.nested(|de| visitor.visit_newtype_struct(de))
+            .map_err(|e| e.or_offset(start))
+    }
+
+    #[inline]
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.reader.offset();
+        let len = self.reader.read_varint_usize()?;
+        self.nested(|de| visitor.visit_seq(SeqAccess { de, left: len }))
+            .map_err(|e| e.or_offset(start))
+    }
+
+    #[inline]
+    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
+        let start = self.reader.offset();
+        self.nested(|de| visitor.visit_seq(SeqAccess { de, left: len }))
+            .map_err(|e| e.or_offset(start))
+    }
+
+    #[inline]
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_tuple(len, visitor)
+    }
+
+    #[inline]
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.reader.offset();
+        let len = self.reader.read_varint_usize()?;
+        self.nested(|de| visitor.visit_map(SeqAccess { de, left: len }))
+            .map_err(|e| e.or_offset(start))
+    }
+
+    #[inline]
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_tuple(fields.len(), visitor)
+    }
+
+    #[inline]
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        let start = self.reader.offset();
+        self.nested(|de| visitor.visit_enum(de))
+            .map_err(|e| e.or_offset(start))
+    }
+}
+
+impl<'de> de::EnumAccess<'de> for &mut Deserializer<'de> {
+    type Error = Error;
+    type Variant = Self;
+
+    #[inline]
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
+        let start = self.reader.offset();
+        let index = self.reader.read_varint_u32()?;
+        let value = seed
+            .deserialize(IntoDeserializer::<Error>::into_deserializer(index))
+            .map_err(|e| e.or_offset(start))?;
+        Ok((value, self))
+    }
+}
+
+impl<'de> de::VariantAccess<'de> for &mut Deserializer<'de> {
+    type Error = Error;
+
+    #[inline]
+    fn unit_variant(self) -> Result<()> {
+        Ok(())
+    }
+
+    #[inline]
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
+        seed.deserialize(self)
+    }
+
+    #[inline]
+    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_tuple(self, len, visitor)
+    }
+
+    #[inline]
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_tuple(self, fields.len(), visitor)
+    }
+}

@@ -1,0 +1,432 @@
+//! The postcard wire primitives every column is built from, and a postcard-compatible serde
+//! [`Serializer`] / [`Deserializer`] whose errors are [`crate::Error`] with a kind and a byte
+//! offset.
+//!
+//! # Why not postcard's own serializer
+//!
+//! The bytes are postcard 1.x's, exactly (`to_vec` here and `postcard::to_allocvec` agree on
+//! every value; a property test checks it). What differs is the error: postcard's
+//! `Error::SerdeDeCustom` carries no message and no position, so an error raised by a column
+//! decoder nested inside a table (a run count of 0, a delta overflowing `u8`) would reach the
+//! user as "Serde Deserialization Error". Ours keeps the [`ErrorKind`](crate::ErrorKind), the
+//! message and the absolute byte offset.
+//!
+//! postcard 1.1.3 exposes no public varint or zigzag functions (its `varint` module is
+//! private), so the primitives below are written here.
+//!
+//! # Primitives
+//!
+//! | value | bytes |
+//! | --- | --- |
+//! | `u16`, `u32`, `u64`, `u128`, `usize` | LEB128 varint: 7 bits per byte, low bits first, high bit = more follows |
+//! | `i16`, `i32`, `i64`, `i128`, `isize` | zigzag (`0,-1,1,-2,..` → `0,1,2,3,..`), then varint |
+//! | `u8`, `i8` | one raw byte (not a varint) |
+//! | `bool` | `00` or `01` |
+//! | `f32`, `f64` | little-endian IEEE 754 bits |
+//! | `Option<T>` | `00`, or `01` followed by `T` |
+//! | `str`, `[u8]` | varint length, then the bytes |
+//!
+//! `usize` and `isize` are written as `u64` / `i64`, so the bytes do not depend on the platform.
+//!
+//! ## Canonical vs accepted
+//!
+//! | item | written | also accepted | rejected ([`ErrorKind`](crate::ErrorKind)) |
+//! | --- | --- | --- | --- |
+//! | varint | shortest form | non-minimal forms up to the type's maximum length (`80 00` = 0), as postcard | longer than `ceil(bits/7)` bytes, or bits past the type's width in the last byte (`BadVarint`) |
+//! | bool | `00`, `01` | — | anything else (`BadTag`) |
+//! | option tag | `00`, `01` | — | anything else (`BadTag`) |
+//! | string | valid UTF-8 | — | invalid UTF-8 (`InvalidUtf8`) |
+//! | char | 1–4 byte UTF-8 | — | length over 4, not exactly one scalar value (`InvalidChar`) |
+
+mod de;
+mod ser;
+
+pub use de::{from_bytes, take_from_bytes, Deserializer, DEFAULT_DEPTH_LIMIT};
+pub use ser::{append, to_vec, Serializer};
+
+pub(crate) use de::de_column_error;
+pub(crate) use ser::ser_column_error;
+
+use crate::{Error, ErrorKind, Result};
+
+/// Zigzag-maps a signed integer onto an unsigned one: `0, -1, 1, -2, 2` → `0, 1, 2, 3, 4`.
+#[inline]
+pub fn zigzag_i64(value: i64) -> u64 {
+    ((value << 1) ^ (value >> 63)) as u64
+}
+
+/// Inverse of [`zigzag_i64`].
+#[inline]
+pub fn unzigzag_i64(value: u64) -> i64 {
+    ((value >> 1) as i64) ^ -((value & 1) as i64)
+}
+
+/// Zigzag for `i128` (see [`zigzag_i64`]).
+#[inline]
+pub fn zigzag_i128(value: i128) -> u128 {
+    ((value << 1) ^ (value >> 127)) as u128
+}
+
+/// Inverse of [`zigzag_i128`].
+#[inline]
+pub fn unzigzag_i128(value: u128) -> i128 {
+    ((value >> 1) as i128) ^ -((value & 1) as i128)
+}
+
+/// Appends `value` as a LEB128 varint.
+///
+/// ```
+/// let mut out = Vec::new();
+/// columnar::wire::write_varint_u64(&mut out, 300);
+/// assert_eq!(out, [0xac, 0x02]);
+/// ```
+#[inline]
+pub fn write_varint_u64(out: &mut Vec<u8>, mut value: u64) {
+    while value >= 0x80 {
+        out.push((value as u8) | 0x80);
+        value >>= 7;
+    }
+    out.push(value as u8);
+}
+
+/// Appends `value` as a LEB128 varint (see [`write_varint_u64`]).
+#[inline]
+pub fn write_varint_u128(out: &mut Vec<u8>, mut value: u128) {
+    while value >= 0x80 {
+        out.push((value as u8) | 0x80);
+        value >>= 7;
+    }
+    out.push(value as u8);
+}
+
+/// Appends a `usize` as a varint; identical to the `u64` encoding.
+#[inline]
+pub fn write_varint_usize(out: &mut Vec<u8>, value: usize) {
+    write_varint_u64(out, value as u64);
+}
+
+/// Appends a signed value as zigzag + varint.
+///
+/// ```
+/// let mut out = Vec::new();
+/// columnar::wire::write_zigzag_i64(&mut out, -2);
+/// assert_eq!(out, [0x03]);
+/// ```
+#[inline]
+pub fn write_zigzag_i64(out: &mut Vec<u8>, value: i64) {
+    write_varint_u64(out, zigzag_i64(value));
+}
+
+/// Appends an `i128` as zigzag + varint.
+#[inline]
+pub fn write_zigzag_i128(out: &mut Vec<u8>, value: i128) {
+    write_varint_u128(out, zigzag_i128(value));
+}
+
+/// Appends a byte string: varint length, then the bytes.
+#[inline]
+pub fn write_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
+    write_varint_usize(out, bytes.len());
+    out.extend_from_slice(bytes);
+}
+
+/// A cursor over input bytes that reads the primitives and reports errors at absolute offsets.
+///
+/// `base` is the offset of `bytes[0]` within the whole input, so a reader over one column that
+/// sits at byte 17 of a table reports errors at 17 + its own position.
+#[derive(Debug, Clone)]
+pub struct Reader<'de> {
+    bytes: &'de [u8],
+    pos: usize,
+    base: usize,
+}
+
+impl<'de> Reader<'de> {
+    /// A reader over `bytes`, reporting offsets from 0.
+    pub fn new(bytes: &'de [u8]) -> Self {
+        Reader {
+            bytes,
+            pos: 0,
+            base: 0,
+        }
+    }
+
+    /// A reader over `bytes` that start at offset `base` of a larger input.
+    pub fn with_base(bytes: &'de [u8], base: usize) -> Self {
+        Reader {
+            bytes,
+            pos: 0,
+            base,
+        }
+    }
+
+    /// The absolute offset of the next byte to read.
+    #[inline]
+    pub fn offset(&self) -> usize {
+        self.base + self.pos
+    }
+
+    /// How many bytes are left.
+    #[inline]
+    pub fn remaining(&self) -> usize {
+        self.bytes.len() - self.pos
+    }
+
+    /// Whether every byte has been read.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.pos >= self.bytes.len()
+    }
+
+    /// The bytes not yet read.
+    #[inline]
+    pub fn rest(&self) -> &'de [u8] {
+        self.bytes.get(self.pos..).unwrap_or_default()
+    }
+
+    /// An error of `kind` at `offset` (absolute).
+    #[cold]
+    pub fn error_at(&self, kind: ErrorKind, offset: usize) -> Error {
+        Error::at(kind, offset)
+    }
+
+    /// Reads one byte.
+    ///
+    /// # Errors
+    /// [`ErrorKind::UnexpectedEnd`] at the end of the input.
+    #[inline]
+    pub fn read_u8(&mut self) -> Result<u8> {
+        match self.bytes.get(self.pos) {
+            Some(&byte) => {
+                self.pos += 1;
+                Ok(byte)
+            }
+            None => Err(Error::at(ErrorKind::UnexpectedEnd, self.offset())),
+        }
+    }
+
+    /// Reads exactly `len` bytes, borrowing them from the input.
+    ///
+    /// # Errors
+    /// [`ErrorKind::UnexpectedEnd`] when fewer than `len` bytes are left (nothing is consumed).
+    #[inline]
+    pub fn read_slice(&mut self, len: usize) -> Result<&'de [u8]> {
+        if len > self.remaining() {
+            return Err(Error::at(ErrorKind::UnexpectedEnd, self.offset()));
+        }
+        let slice = &self.bytes[self.pos..self.pos + len];
+        self.pos += len;
+        Ok(slice)
+    }
+
+    /// Reads a byte string: a varint length checked against the bytes left, then the bytes.
+    ///
+    /// # Errors
+    /// [`ErrorKind::BadVarint`] / [`ErrorKind::UnexpectedEnd`] for the length,
+    /// [`ErrorKind::LengthPastEnd`] (at the length) when it claims more bytes than are left.
+    #[inline]
+    pub fn read_bytes(&mut self) -> Result<&'de [u8]> {
+        let start = self.offset();
+        let len = self.read_varint_usize()?;
+        if len > self.remaining() {
+            return Err(Error::at(ErrorKind::LengthPastEnd, start));
+        }
+        self.read_slice(len)
+    }
+
+    /// Reads a varint `u16`.
+    ///
+    /// # Errors
+    /// [`ErrorKind::BadVarint`] (at the varint's first byte) when it is too long or overflows,
+    /// [`ErrorKind::UnexpectedEnd`] when the input ends inside it.
+    #[inline]
+    pub fn read_varint_u16(&mut self) -> Result<u16> {
+        self.read_varint_bits(16).map(|v| v as u16)
+    }
+
+    /// Reads a varint `u32` (errors as [`Reader::read_varint_u16`]).
+    ///
+    /// # Errors
+    /// As [`Reader::read_varint_u16`].
+    #[inline]
+    pub fn read_varint_u32(&mut self) -> Result<u32> {
+        self.read_varint_bits(32).map(|v| v as u32)
+    }
+
+    /// Reads a varint `u64` (errors as [`Reader::read_varint_u16`]).
+    ///
+    /// # Errors
+    /// As [`Reader::read_varint_u16`].
+    #[inline]
+    pub fn read_varint_u64(&mut self) -> Result<u64> {
+        // Fast path: one-byte varints dominate run counts and small deltas.
+        if let Some(&byte) = self.bytes.get(self.pos) {
+            if byte < 0x80 {
+                self.pos += 1;
+                return Ok(u64::from(byte));
+            }
+        }
+        self.read_varint_bits(64)
+    }
+
+    /// Reads a varint `usize`, written as a `u64` (errors as [`Reader::read_varint_u16`]);
+    /// a value above `usize::MAX` on a narrow platform is [`ErrorKind::IntegerOverflow`].
+    ///
+    /// # Errors
+    /// As [`Reader::read_varint_u16`].
+    #[inline]
+    pub fn read_varint_usize(&mut self) -> Result<usize> {
+        let start = self.offset();
+        let value = self.read_varint_u64()?;
+        usize::try_from(value).map_err(|_| Error::at(ErrorKind::IntegerOverflow, start))
+    }
+
+    /// Reads a varint `u128` (errors as [`Reader::read_varint_u16`]).
+    ///
+    /// # Errors
+    /// As [`Reader::read_varint_u16`].
+    #[inline]
+    pub fn read_varint_u128(&mut self) -> Result<u128> {
+        let start = self.offset();
+        let mut value: u128 = 0;
+        // 128 bits need 19 bytes; the 19th may carry only 2 bits.
+        for index in 0..19u32 {
+            let byte = self.read_u8()?;
+            value |= u128::from(byte & 0x7f) << (7 * index);
+            if byte & 0x80 == 0 {
+                if index == 18 && byte > 0x03 {
+                    return Err(Error::at(ErrorKind::BadVarint, start));
+                }
+                return Ok(value);
+            }
+        }
+        Err(Error::at(ErrorKind::BadVarint, start))
+    }
+
+    /// Reads a zigzag varint `i64`.
+    ///
+    /// # Errors
+    /// As [`Reader::read_varint_u16`].
+    #[inline]
+    pub fn read_zigzag_i64(&mut self) -> Result<i64> {
+        self.read_varint_u64().map(unzigzag_i64)
+    }
+
+    /// Reads a zigzag varint `i128`.
+    ///
+    /// # Errors
+    /// As [`Reader::read_varint_u16`].
+    #[inline]
+    pub fn read_zigzag_i128(&mut self) -> Result<i128> {
+        self.read_varint_u128().map(unzigzag_i128)
+    }
+
+    /// Varint of at most `bits` (16, 32 or 64) bits, with postcard's limits: at most
+    /// `ceil(bits / 7)` bytes, and the last byte may not carry bits past the width.
+    #[inline]
+    fn read_varint_bits(&mut self, bits: u32) -> Result<u64> {
+        let start = self.offset();
+        let max_bytes = bits.div_ceil(7);
+        let last_byte_max: u8 = ((1u32 << (bits % 7)) - 1) as u8;
+        let mut value: u64 = 0;
+        for index in 0..max_bytes {
+            let byte = self.read_u8()?;
+            value |= u64::from(byte & 0x7f) << (7 * index);
+            if byte & 0x80 == 0 {
+                if index == max_bytes - 1 && byte > last_byte_max {
+                    return Err(Error::at(ErrorKind::BadVarint, start));
+                }
+                return Ok(value);
+            }
+        }
+        Err(Error::at(ErrorKind::BadVarint, start))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn varints_match_the_seed_examples() {
+        // Seed 003, "Primitive Encodings": 0 → 00, 1 → 01, 127 → 7F, 128 → 80 01.
+        for (value, bytes) in [
+            (0u64, &[0x00][..]),
+            (1, &[0x01]),
+            (127, &[0x7f]),
+            (128, &[0x80, 0x01]),
+        ] {
+            let mut out = Vec::new();
+            write_varint_u64(&mut out, value);
+            assert_eq!(out, bytes);
+            assert_eq!(Reader::new(bytes).read_varint_u64().unwrap(), value);
+        }
+        // Seed: zigzag 0 → 00, -1 → 01, 1 → 02, -2 → 03, 2 → 04.
+        for (value, byte) in [(0i64, 0u8), (-1, 1), (1, 2), (-2, 3), (2, 4)] {
+            let mut out = Vec::new();
+            write_zigzag_i64(&mut out, value);
+            assert_eq!(out, [byte]);
+        }
+    }
+
+    #[test]
+    fn extremes_take_the_maximum_length() {
+        let mut out = Vec::new();
+        write_varint_u64(&mut out, u64::MAX);
+        // 64 bits = 9 bytes of 7 bits + 1 bit in the tenth.
+        assert_eq!(
+            out,
+            [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]
+        );
+        let mut out = Vec::new();
+        write_varint_u128(&mut out, u128::MAX);
+        let mut expected = vec![0xff; 18];
+        expected.push(0x03);
+        assert_eq!(out, expected);
+        assert_eq!(Reader::new(&out).read_varint_u128().unwrap(), u128::MAX);
+        assert_eq!(zigzag_i128(i128::MIN), u128::MAX);
+        assert_eq!(unzigzag_i64(u64::MAX), i64::MIN);
+    }
+
+    #[test]
+    fn rejects_overlong_and_overflowing_varints() {
+        // 11 bytes for a u64.
+        let overlong = [
+            0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00,
+        ];
+        let err = Reader::new(&overlong).read_varint_u64().unwrap_err();
+        assert_eq!((err.kind(), err.offset()), (ErrorKind::BadVarint, Some(0)));
+        // Tenth byte carries 2 bits: 2^64 does not fit.
+        let overflow = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02];
+        let err = Reader::new(&overflow).read_varint_u64().unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::BadVarint);
+        // u16: third byte may carry 2 bits.
+        let err = Reader::new(&[0xff, 0xff, 0x04])
+            .read_varint_u16()
+            .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::BadVarint);
+        assert_eq!(
+            Reader::new(&[0xff, 0xff, 0x03]).read_varint_u16().unwrap(),
+            u16::MAX
+        );
+        // Truncated inside a varint.
+        let err = Reader::with_base(&[0x80], 5).read_varint_u32().unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::UnexpectedEnd, Some(6))
+        );
+    }
+
+    #[test]
+    fn byte_strings_are_checked_against_the_input() {
+        let mut reader = Reader::new(&[0x05, 1, 2]);
+        let err = reader.read_bytes().unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::LengthPastEnd, Some(0))
+        );
+        let mut reader = Reader::new(&[0x02, 1, 2, 9]);
+        assert_eq!(reader.read_bytes().unwrap(), [1, 2]);
+        assert_eq!(reader.rest(), [9]);
+    }
+}

@@ -1,0 +1,404 @@
+//! serde glue: a [`Serializer`] that writes postcard bytes into a caller's `Vec<u8>`.
+
+use std::cell::Cell;
+
+use serde::ser::{self, Serialize};
+
+use super::{
+    write_bytes, write_varint_u128, write_varint_u64, write_zigzag_i128, write_zigzag_i64,
+};
+use crate::{Error, ErrorKind, Result};
+
+/// A serde serializer producing postcard 1.x bytes, appending to a borrowed `Vec<u8>`.
+///
+/// Borrowing the output lets a codec stream many values into one buffer without an
+/// intermediate allocation per value.
+///
+/// ```
+/// use serde::Serialize;
+/// let mut out = vec![0xaa];
+/// (1u16, "hi").serialize(&mut columnar::wire::Serializer::new(&mut out))?;
+/// assert_eq!(out, [0xaa, 0x01, 0x02, b'h', b'i']);
+/// # Ok::<(), columnar::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Serializer<'a> {
+    out: &'a mut Vec<u8>,
+}
+
+impl<'a> Serializer<'a> {
+    /// A serializer appending to `out`.
+    pub fn new(out: &'a mut Vec<u8>) -> Self {
+        Serializer { out }
+    }
+
+    /// The output written so far.
+    pub fn output(&self) -> &[u8] {
+        self.out
+    }
+}
+
+/// Serializes `value` into a new `Vec<u8>`; the bytes are `postcard::to_allocvec`'s.
+///
+/// # Errors
+/// [`ErrorKind::Unsupported`] for a sequence or map of unknown length, and any error the
+/// value's `Serialize` implementation raises ([`ErrorKind::Message`], keeping its text).
+///
+/// ```
+/// assert_eq!(columnar::wire::to_vec(&Some(-2i32))?, [0x01, 0x03]);
+/// # Ok::<(), columnar::Error>(())
+/// ```
+pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    append(value, &mut out)?;
+    Ok(out)
+}
+
+/// Serializes `value` onto the end of `out`. On error, `out` may hold a partial value.
+///
+/// # Errors
+/// As [`to_vec`].
+#[inline]
+pub fn append<T: Serialize + ?Sized>(value: &T, out: &mut Vec<u8>) -> Result<()> {
+    value
+        .serialize(&mut Serializer::new(out))
+        .map_err(recover_column_error)
+}
+
+thread_local! {
+    /// The last error a column's `Serialize` impl turned into a serde custom error.
+    static COLUMN_ERROR: Cell<Option<Error>> = const { Cell::new(None) };
+}
+
+/// Turns a codec error into the serializer's error type `E`, remembering the original so that
+/// [`append`] / [`to_vec`] can restore its kind (serde's `custom` keeps only text).
+pub(crate) fn ser_column_error<E: ser::Error>(err: Error) -> E {
+    let custom = E::custom(&err);
+    COLUMN_ERROR.with(|slot| slot.set(Some(err)));
+    custom
+}
+
+#[cold]
+fn recover_column_error(err: Error) -> Error {
+    if err.kind() == ErrorKind::Message {
+        if let Some(original) = COLUMN_ERROR.with(Cell::take) {
+            if err.message() == Some(original.to_string().as_str()) {
+                return original;
+            }
+        }
+    }
+    err
+}
+
+impl<'a, 'b> ser::Serializer for &'b mut Serializer<'a> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Self;
+    type SerializeTuple = Self;
+    type SerializeTupleStruct = Self;
+    type SerializeTupleVariant = Self;
+    type SerializeMap = Self;
+    type SerializeStruct = Self;
+    type SerializeStructVariant = Self;
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    #[inline]
+    fn serialize_bool(self, v: bool) -> Result<()> {
+        self.out.push(u8::from(v));
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_i8(self, v: i8) -> Result<()> {
+        self.out.push(v as u8);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_i16(self, v: i16) -> Result<()> {
+        write_zigzag_i64(self.out, i64::from(v));
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_i32(self, v: i32) -> Result<()> {
+        write_zigzag_i64(self.out, i64::from(v));
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_i64(self, v: i64) -> Result<()> {
+        write_zigzag_i64(self.out, v);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_i128(self, v: i128) -> Result<()> {
+        write_zigzag_i128(self.out, v);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_u8(self, v: u8) -> Result<()> {
+        self.out.push(v);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_u16(self, v: u16) -> Result<()> {
+        write_varint_u64(self.out, u64::from(v));
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_u32(self, v: u32) -> Result<()> {
+        write_varint_u64(self.out, u64::from(v));
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_u64(self, v: u64) -> Result<()> {
+        write_varint_u64(self.out, v);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_u128(self, v: u128) -> Result<()> {
+        write_varint_u128(self.out, v);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_f32(self, v: f32) -> Result<()> {
+        self.out.extend_from_slice(&v.to_bits().to_le_bytes());
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_f64(self, v: f64) -> Result<()> {
+        self.out.extend_from_slice(&v.to_bits().to_le_bytes());
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_char(self, v: char) -> Result<()> {
+        let mut buf = [0u8; 4];
+        write_bytes(self.out, v.encode_utf8(&mut buf).as_bytes());
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_str(self, v: &str) -> Result<()> {
+        write_bytes(self.out, v.as_bytes());
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_bytes(self, v: &[u8]) -> Result<()> {
+        write_bytes(self.out, v);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_none(self) -> Result<()> {
+        self.out.push(0);
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<()> {
+        self.out.push(1);
+        value.serialize(self)
+    }
+
+    #[inline]
+    fn serialize_unit(self) -> Result<()> {
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        variant_index: u32,
+        _variant: &'static str,
+    ) -> Result<()> {
+        write_varint_u64(self.out, u64::from(variant_index));
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        value.serialize(self)
+    }
+
+    #[inline]
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        variant_index: u32,
+        _variant: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        write_varint_u64(self.out, u64::from(variant_index));
+        value.serialize(self)
+    }
+
+    #[inline]
+    fn serialize_seq(self, len: Option<usize>) -> Result<Self> {
+        // The length comes first on the wire, so it must be known up front (as in postcard).
+        let len = len.ok_or_else(|| {
+            Error::with_message(ErrorKind::Unsupported, "sequence of unknown length")
+        })?;
+        write_varint_u64(self.out, len as u64);
+        Ok(self)
+    }
+
+    #[inline]
+    fn serialize_tuple(self, _len: usize) -> Result<Self> {
+        Ok(self)
+    }
+
+    #[inline]
+    fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> Result<Self> {
+        Ok(self)
+    }
+
+    #[inline]
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        variant_index: u32,
+        _variant: &'static str,
+        _len: usize,
+    ) -> Result<Self> {
+        write_varint_u64(self.out, u64::from(variant_index));
+        Ok(self)
+    }
+
+    #[inline]
+    fn serialize_map(self, len: Option<usize>) -> Result<Self> {
+        let len = len
+            .ok_or_else(|| Error::with_message(ErrorKind::Unsupported, "map of unknown length"))?;
+        write_varint_u64(self.out, len as u64);
+        Ok(self)
+    }
+
+    #[inline]
+    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Self> {
+        Ok(self)
+    }
+
+    #[inline]
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        variant_index: u32,
+        _variant: &'static str,
+        _len: usize,
+    ) -> Result<Self> {
+        write_varint_u64(self.out, u64::from(variant_index));
+        Ok(self)
+    }
+
+    fn collect_str<T: std::fmt::Display + ?Sized>(self, value: &T) -> Result<()> {
+        // The length precedes the text, so format once into a scratch string.
+        let text = value.to_string();
+        write_bytes(self.out, text.as_bytes());
+        Ok(())
+    }
+}
+
+macro_rules! compound {
+    ($trait:ident, $method:ident) => {
+        impl<'a, 'b> ser::$trait for &'b mut Serializer<'a> {
+            type Ok = ();
+            type Error = Error;
+
+            #[inline]
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+                value.serialize(&mut **self)
+            }
+
+            #[inline]
+            fn end(self) -> Result<()> {
+                Ok(())
+            }
+        }
+    };
+}
+
+compound!(SerializeSeq, serialize_element);
+compound!(SerializeTuple, serialize_element);
+compound!(SerializeTupleStruct, serialize_field);
+compound!(SerializeTupleVariant, serialize_field);
+
+impl<'a, 'b> ser::SerializeMap for &'b mut Serializer<'a> {
+    type Ok = ();
+    type Error = Error;
+
+    #[inline]
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<()> {
+        key.serialize(&mut **self)
+    }
+
+    #[inline]
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        value.serialize(&mut **self)
+    }
+
+    #[inline]
+    fn end(self) -> Result<()> {
+        Ok(())
+    }
+}
+
+impl<'a, 'b> ser::SerializeStruct for &'b mut Serializer<'a> {
+    type Ok = ();
+    type Error = Error;
+
+    #[inline]
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        _key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        value.serialize(&mut **self)
+    }
+
+    #[inline]
+    fn end(self) -> Result<()> {
+        Ok(())
+    }
+}
+
+impl<'a, 'b> ser::SerializeStructVariant for &'b mut Serializer<'a> {
+    type Ok = ();
+    type Error = Error;
+
+    #[inline]
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        _key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        value.serialize(&mut **self)
+    }
+
+    #[inline]
+    fn end(self) -> Result<()> {
+        Ok(())
+    }
+}
