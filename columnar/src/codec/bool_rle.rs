@@ -270,3 +270,130 @@ impl<'de> Deserialize<'de> for BoolRleColumn {
         serde_glue::deserialize_column(deserializer, "a BoolRle column", BoolRleColumn::decode)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::codec::test_support::{
+        as_byte_string, assert_prefixes, assert_rejects, hex, EntryPoint,
+    };
+
+    /// Golden vectors written by hand from seed 003 ("Bool-RLE") and DESIGN.md.
+    fn goldens() -> Vec<(Vec<bool>, Vec<u8>)> {
+        let (t, f) = (true, false);
+        vec![
+            // Seed worked example: counts [0, 2, 3].
+            (vec![t, t, f, f, f], hex("00 02 03")),
+            // DESIGN.md: [true] → 00 01.
+            (vec![t], hex("00 01")),
+            // Empty column: no bytes.
+            (vec![], vec![]),
+            (vec![f], hex("01")),
+            (vec![f, t], hex("01 01")),
+            (vec![f, t, t, f], hex("01 02 01")),
+            // 200 falses: varint 200 = c8 01.
+            (vec![f; 200], hex("c8 01")),
+        ]
+    }
+
+    #[test]
+    fn encodes_and_decodes_golden_vectors() {
+        for (values, bytes) in goldens() {
+            assert_eq!(encode(&values).unwrap(), bytes, "{values:?}");
+            assert_eq!(decode(&bytes).unwrap(), values);
+            let streamed: Vec<bool> = BoolRleIter::new(&bytes).collect::<Result<_>>().unwrap();
+            assert_eq!(streamed, values);
+            let mut peer = serde_columnar::BoolRleEncoder::new();
+            for value in &values {
+                peer.append(*value).unwrap();
+            }
+            assert_eq!(peer.finish().unwrap(), bytes);
+        }
+    }
+
+    #[test]
+    fn every_prefix_decodes_to_an_error_or_a_prefix() {
+        for (values, bytes) in goldens() {
+            assert_prefixes(&bytes, &values, decode);
+            assert_prefixes(&bytes, &values, |b| BoolRleIter::new(b).collect());
+        }
+    }
+
+    fn via_serde(bytes: &[u8]) -> Result<Vec<bool>> {
+        let (wrapped, header) = as_byte_string(bytes);
+        crate::wire::from_bytes::<BoolRleColumn>(&wrapped)
+            .map(|column| column.data)
+            .map_err(|e| Error::at(e.kind(), e.offset().map_or(usize::MAX, |o| o - header)))
+    }
+
+    #[test]
+    fn rejects_hostile_inputs() {
+        let entry_points: [EntryPoint<bool>; 4] = [
+            ("decode", &decode),
+            ("iter", &|b| BoolRleIter::new(b).collect()),
+            ("column", &|b| BoolRleColumn::decode(b).map(|c| c.data)),
+            ("serde", &via_serde),
+        ];
+        let table: &[(&str, ErrorKind, usize)] = &[
+            // a count of 0 after the first
+            ("02 00", ErrorKind::ZeroRunCount, 1),
+            ("00 00", ErrorKind::ZeroRunCount, 1),
+            // a leading 0 announces a `true` run that never comes
+            ("00", ErrorKind::UnexpectedEnd, 1),
+            // 1_000_000_001 = 81 94 eb dc 03
+            ("81 94 eb dc 03", ErrorKind::RunCountTooLarge, 0),
+            ("01 81 94 eb dc 03", ErrorKind::RunCountTooLarge, 1),
+            // 11-byte varint, varint cut short
+            ("80 80 80 80 80 80 80 80 80 80 00", ErrorKind::BadVarint, 0),
+            ("01 80", ErrorKind::UnexpectedEnd, 2),
+        ];
+        for (input, kind, offset) in table {
+            assert_rejects(&hex(input), *kind, *offset, &entry_points);
+        }
+    }
+
+    #[test]
+    fn accepts_a_run_of_exactly_max_rle_count() {
+        // 1_000_000_000 = 80 94 eb dc 03; stream the start instead of materializing it.
+        let bytes = hex("01 80 94 eb dc 03");
+        let start: Vec<bool> = BoolRleIter::new(&bytes)
+            .take(3)
+            .collect::<Result<_>>()
+            .unwrap();
+        assert_eq!(start, [false, true, true]);
+    }
+
+    proptest! {
+        #[test]
+        fn round_trips_and_matches_serde_columnar(
+            runs in prop::collection::vec((any::<bool>(), 1usize..300), 0..20)
+        ) {
+            let values: Vec<bool> = runs
+                .into_iter()
+                .flat_map(|(value, times)| std::iter::repeat_n(value, times))
+                .collect();
+            let bytes = encode(&values).unwrap();
+            let mut peer = serde_columnar::BoolRleEncoder::new();
+            for value in &values {
+                peer.append(*value).unwrap();
+            }
+            prop_assert_eq!(&bytes, &peer.finish().unwrap());
+            prop_assert_eq!(&decode(&bytes).unwrap(), &values);
+            let streamed: Vec<bool> = BoolRleIter::new(&bytes).collect::<Result<_>>().unwrap();
+            prop_assert_eq!(&streamed, &values);
+            let peer_decoded = serde_columnar::BoolRleDecoder::new(&bytes).decode().unwrap();
+            prop_assert_eq!(&peer_decoded, &values);
+        }
+
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..64)) {
+            let mut iter = BoolRleIter::new(&bytes);
+            let streamed: Result<Vec<bool>> = iter.by_ref().take(10_000).collect();
+            if iter.next().is_none() {
+                prop_assert_eq!(decode(&bytes), streamed);
+            }
+        }
+    }
+}

@@ -372,3 +372,219 @@ impl<'de, T: DeltaRleable> Deserialize<'de> for DeltaRleColumn<T> {
         serde_glue::deserialize_column(deserializer, "a DeltaRle column", DeltaRleColumn::decode)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::codec::test_support::{
+        as_byte_string, assert_prefixes, assert_rejects, hex, EntryPoint,
+    };
+
+    #[test]
+    fn encodes_and_decodes_golden_vectors() {
+        // Written by hand from seed 003: Rle over i128 deltas from 0.
+        fn check<T: DeltaRleable + PartialEq + std::fmt::Debug>(values: &[T], bytes: &str) {
+            let bytes = hex(bytes);
+            assert_eq!(encode(values).unwrap(), bytes, "{values:?}");
+            assert_eq!(decode::<T>(&bytes).unwrap(), values);
+            let streamed: Vec<T> = DeltaRleIter::new(&bytes).collect::<Result<_>>().unwrap();
+            assert_eq!(streamed, values);
+            assert_prefixes(&bytes, values, |b| decode::<T>(b));
+            assert_prefixes(&bytes, values, |b| DeltaRleIter::new(b).collect());
+        }
+        check::<u32>(&[], "");
+        // deltas 1, 1, 1: run of three (06) of delta 1 (02)
+        check::<u8>(&[1, 2, 3], "06 02");
+        // deltas 5, 0, 0, 0: literal [5] (01 0a), run of three 0 (06 00)
+        check::<u32>(&[5, 5, 5, 5], "01 0a 06 00");
+        // deltas 10, 1, 1, 1
+        check::<u64>(&[10, 11, 12, 13], "01 14 06 02");
+        // bool as 0/1: deltas 1, -1, 1: literal of three (05)
+        check::<bool>(&[true, false, true], "05 02 01 02");
+        // u64 extremes: deltas 0, 2^64-1, -(2^64-1); zigzag 0, 2^65-2, 2^65-3 as varints
+        check::<u64>(
+            &[0, u64::MAX, 0],
+            "05 00 fe ff ff ff ff ff ff ff ff 03 fd ff ff ff ff ff ff ff ff 03",
+        );
+        // i64 extremes: deltas -2^63 (zigzag 2^64-1), 2^64-1 (zigzag 2^65-2)
+        check::<i64>(
+            &[i64::MIN, i64::MAX],
+            "03 ff ff ff ff ff ff ff ff ff 01 fe ff ff ff ff ff ff ff ff 03",
+        );
+        // i128::MIN: zigzag u128::MAX, 19 bytes (18 × ff, then 03)
+        check::<i128>(
+            &[i128::MIN],
+            "01 ff ff ff ff ff ff ff ff ff ff ff ff ff ff ff ff ff ff 03",
+        );
+        // usize and isize use the integer's value
+        check::<usize>(&[7], "01 0e");
+        // deltas -1, 0: no two equal neighbours, so one literal of two (zigzag -2 = 03)
+        check::<isize>(&[-1, -1], "03 01 00");
+    }
+
+    #[test]
+    fn refuses_deltas_outside_i128() {
+        let err = encode(&[u128::MAX]).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::EncodeOverflow);
+        let err = encode(&[i128::MIN, i128::MAX]).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::EncodeOverflow);
+        let mut encoder = DeltaRleEncoder::new();
+        encoder.push(&(i128::MAX as u128)).unwrap();
+        assert_eq!(
+            encoder.push(&(i128::MAX as u128 + 1)).unwrap_err().kind(),
+            ErrorKind::EncodeOverflow
+        );
+    }
+
+    fn via_serde(bytes: &[u8]) -> Result<Vec<u8>> {
+        let (wrapped, header) = as_byte_string(bytes);
+        crate::wire::from_bytes::<DeltaRleColumn<u8>>(&wrapped)
+            .map(|column| column.data)
+            .map_err(|e| Error::at(e.kind(), e.offset().map_or(usize::MAX, |o| o - header)))
+    }
+
+    #[test]
+    fn rejects_hostile_inputs() {
+        let entry_points: [EntryPoint<u8>; 4] = [
+            ("decode", &|b| decode::<u8>(b)),
+            ("iter", &|b| DeltaRleIter::new(b).collect()),
+            ("column", &|b| {
+                DeltaRleColumn::<u8>::decode(b).map(|c| c.data)
+            }),
+            ("serde", &via_serde),
+        ];
+        let max_i128 = format!("03 fe {} 03 02", "ff ".repeat(17));
+        let overlong_i128 = format!("01 {} 00", "80 ".repeat(19));
+        let table: Vec<(&str, ErrorKind, usize)> = vec![
+            // 255, then a run of one +1: a u8 column reaching 256, at the delta
+            ("01 fe 03 02 02", ErrorKind::IntegerOverflow, 4),
+            // literal [255, +1]
+            ("03 fe 03 02", ErrorKind::IntegerOverflow, 3),
+            // run of 300 deltas of 1 (zigzag 600 = d8 04): 1 ..= 300 leaves u8
+            ("d8 04 02", ErrorKind::IntegerOverflow, 2),
+            // -1 in an unsigned column
+            ("01 01", ErrorKind::IntegerOverflow, 1),
+            // 20-byte i128 varint
+            (&overlong_i128, ErrorKind::BadVarint, 1),
+            // count 0, count too large, literal longer than the input
+            ("02 02 00", ErrorKind::ZeroRunCount, 2),
+            ("fe ff ff ff 0f 02", ErrorKind::RunCountTooLarge, 0),
+            ("05 02", ErrorKind::LengthPastEnd, 0),
+            ("01", ErrorKind::LengthPastEnd, 0),
+            // run without its delta, delta cut short
+            ("02", ErrorKind::UnexpectedEnd, 1),
+            ("02 80", ErrorKind::UnexpectedEnd, 2),
+        ];
+        for (input, kind, offset) in table {
+            assert_rejects(&hex(input), kind, offset, &entry_points);
+        }
+        // i128::MAX then +1: the running value leaves i128, at the second delta
+        for result in [
+            decode::<i128>(&hex(&max_i128)),
+            DeltaRleIter::<i128>::new(&hex(&max_i128)).collect(),
+        ] {
+            let err = result.unwrap_err();
+            assert_eq!(
+                (err.kind(), err.offset()),
+                (ErrorKind::IntegerOverflow, Some(20))
+            );
+        }
+        // bool columns hold 0 and 1 only
+        let err = decode::<bool>(&hex("01 04")).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::IntegerOverflow, Some(1))
+        );
+    }
+
+    fn peer_encode<T: serde_columnar::DeltaRleable>(values: &[T]) -> Vec<u8> {
+        let mut peer = serde_columnar::DeltaRleEncoder::new();
+        for value in values {
+            peer.append(*value).unwrap();
+        }
+        peer.finish().unwrap()
+    }
+
+    fn round_trip_and_compare<T>(values: Vec<T>) -> std::result::Result<(), TestCaseError>
+    where
+        T: DeltaRleable + serde_columnar::DeltaRleable + std::fmt::Debug,
+    {
+        let bytes = encode(&values).unwrap();
+        prop_assert_eq!(&bytes, &peer_encode(&values));
+        prop_assert_eq!(&decode::<T>(&bytes).unwrap(), &values);
+        let streamed: Vec<T> = DeltaRleIter::new(&bytes).collect::<Result<_>>().unwrap();
+        prop_assert_eq!(&streamed, &values);
+        let peer = serde_columnar::DeltaRleDecoder::<T>::new(&bytes)
+            .decode()
+            .unwrap();
+        prop_assert_eq!(&peer, &values);
+        Ok(())
+    }
+
+    fn steppy<T: Clone + std::fmt::Debug>(
+        element: impl Strategy<Value = T>,
+    ) -> impl Strategy<Value = Vec<T>> {
+        prop::collection::vec((element, 1usize..4), 0..40).prop_map(|pairs| {
+            pairs
+                .into_iter()
+                .flat_map(|(value, times)| std::iter::repeat_n(value, times))
+                .collect()
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn u64_round_trips_and_matches_serde_columnar(
+            values in steppy(prop_oneof![Just(0u64), Just(u64::MAX), 0u64..5, any::<u64>()])
+        ) {
+            round_trip_and_compare(values)?;
+        }
+
+        #[test]
+        fn i64_round_trips_and_matches_serde_columnar(
+            values in steppy(prop_oneof![Just(i64::MIN), Just(i64::MAX), -3i64..3, any::<i64>()])
+        ) {
+            round_trip_and_compare(values)?;
+        }
+
+        #[test]
+        fn small_types_round_trip_and_match_serde_columnar(
+            a in steppy(any::<u8>()), b in steppy(any::<i16>()), c in steppy(any::<u32>()),
+            d in steppy(any::<usize>()), e in steppy(any::<isize>()), f in steppy(any::<i8>()),
+        ) {
+            round_trip_and_compare(a)?;
+            round_trip_and_compare(b)?;
+            round_trip_and_compare(c)?;
+            round_trip_and_compare(d)?;
+            round_trip_and_compare(e)?;
+            round_trip_and_compare(f)?;
+        }
+
+        #[test]
+        fn wide_types_round_trip(
+            values in steppy(prop_oneof![Just(i128::MIN / 2), Just(i128::MAX / 2), -3i128..3]),
+            unsigned in steppy(prop_oneof![Just(0u128), Just(i128::MAX as u128), 0u128..3]),
+        ) {
+            // Differences of these stay inside i128; the peer agrees on them.
+            round_trip_and_compare(values)?;
+            round_trip_and_compare(unsigned)?;
+        }
+
+        #[test]
+        fn bools_round_trip(values in steppy(any::<bool>())) {
+            let bytes = encode(&values).unwrap();
+            prop_assert_eq!(decode::<bool>(&bytes).unwrap(), values);
+        }
+
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..64)) {
+            let mut iter = DeltaRleIter::<i32>::new(&bytes);
+            let streamed: Result<Vec<i32>> = iter.by_ref().take(10_000).collect();
+            if iter.next().is_none() {
+                prop_assert_eq!(decode::<i32>(&bytes), streamed);
+            }
+        }
+    }
+}

@@ -251,3 +251,96 @@ pub(crate) mod serde_glue {
         })
     }
 }
+
+/// Helpers shared by the codec tests.
+#[cfg(test)]
+pub(crate) mod test_support {
+    use std::fmt::Debug;
+
+    use crate::{ErrorKind, Result};
+
+    /// Parses space-separated hex, as golden vectors are written.
+    pub(crate) fn hex(text: &str) -> Vec<u8> {
+        text.split_whitespace()
+            .map(|byte| u8::from_str_radix(byte, 16).expect("test vector is hex"))
+            .collect()
+    }
+
+    /// A named decoding entry point, for the hostile-input tables.
+    pub(crate) type EntryPoint<'a, T> = (&'a str, &'a dyn Fn(&[u8]) -> Result<Vec<T>>);
+
+    /// Every strict prefix of `bytes` decodes to an error or to a prefix of `values`.
+    pub(crate) fn assert_prefixes<T: PartialEq + Debug>(
+        bytes: &[u8],
+        values: &[T],
+        decode: impl Fn(&[u8]) -> Result<Vec<T>>,
+    ) {
+        for cut in 0..bytes.len() {
+            if let Ok(decoded) = decode(&bytes[..cut]) {
+                assert!(
+                    values.starts_with(&decoded),
+                    "prefix of {cut} bytes of {bytes:02x?} decoded to {decoded:?}, not a prefix of {values:?}"
+                );
+            }
+        }
+    }
+
+    /// Checks one hostile input against every decoding entry point of a codec.
+    pub(crate) fn assert_rejects<T: Debug>(
+        input: &[u8],
+        kind: ErrorKind,
+        offset: usize,
+        entry_points: &[EntryPoint<'_, T>],
+    ) {
+        for (name, decode) in entry_points {
+            let err = decode(input).expect_err(&format!("{name} accepted {input:02x?}"));
+            assert_eq!(
+                (err.kind(), err.offset()),
+                (kind, Some(offset)),
+                "{name} on {input:02x?}: {err}"
+            );
+        }
+    }
+
+    /// `bytes` wrapped as a postcard byte string, the way a column sits inside a table.
+    pub(crate) fn as_byte_string(bytes: &[u8]) -> (Vec<u8>, usize) {
+        let mut out = Vec::new();
+        crate::wire::write_bytes(&mut out, bytes);
+        let header = out.len() - bytes.len();
+        (out, header)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_support::as_byte_string;
+    use super::*;
+
+    #[test]
+    fn codec_errors_inside_a_table_keep_kind_and_absolute_offset() {
+        // A table of (u8, RleColumn<u32>): the column's byte string starts at byte 1, its
+        // payload at byte 2; the zero count is byte 2 of the payload.
+        let (column, header) = as_byte_string(&[0x02, 0x07, 0x00]);
+        let mut input = vec![0x09];
+        input.extend_from_slice(&column);
+        let err = crate::wire::from_bytes::<(u8, RleColumn<u32>)>(&input).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::ZeroRunCount, Some(1 + header + 2))
+        );
+    }
+
+    #[test]
+    fn encode_errors_inside_a_table_keep_their_kind() {
+        let column = DeltaRleColumn::new(vec![u128::MAX]);
+        let err = crate::wire::to_vec(&(1u8, column)).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::EncodeOverflow);
+    }
+
+    #[test]
+    fn foreign_deserializers_get_the_message() {
+        // postcard drops custom messages, but the error still surfaces as an error.
+        let bytes = [0x01, 0x00];
+        assert!(postcard::from_bytes::<RleColumn<u32>>(&bytes).is_err());
+    }
+}

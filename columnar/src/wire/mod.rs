@@ -429,4 +429,220 @@ mod tests {
         assert_eq!(reader.read_bytes().unwrap(), [1, 2]);
         assert_eq!(reader.rest(), [9]);
     }
+
+    mod serde_glue {
+        use std::collections::BTreeMap;
+
+        use proptest::prelude::*;
+        use serde::{Deserialize, Serialize};
+
+        use crate::wire::{from_bytes, take_from_bytes, to_vec, Deserializer};
+        use crate::ErrorKind;
+
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        struct Unit;
+
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        struct Newtype(i16);
+
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        enum Event {
+            Start,
+            Value(u128),
+            Pair(i8, u8),
+            Named { at: i128, by: Option<String> },
+        }
+
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        struct Everything {
+            flag: bool,
+            small: (i8, u8, i16, u16),
+            mid: (i32, u32, i64, u64),
+            wide: (i128, u128, isize, usize),
+            floats: (f32, f64),
+            letter: char,
+            text: String,
+            #[serde(with = "serde_bytes_shim")]
+            blob: Vec<u8>,
+            maybe: Option<Option<u32>>,
+            list: Vec<Event>,
+            map: BTreeMap<u16, Vec<bool>>,
+            unit: (),
+            unit_struct: Unit,
+            newtype: Newtype,
+            array: [u8; 3],
+        }
+
+        /// Serializes a Vec<u8> as serde bytes (not a sequence), without the serde_bytes crate.
+        mod serde_bytes_shim {
+            pub fn serialize<S: serde::Serializer>(v: &[u8], s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_bytes(v)
+            }
+            pub fn deserialize<'de, D: serde::Deserializer<'de>>(
+                d: D,
+            ) -> Result<Vec<u8>, D::Error> {
+                struct V;
+                impl serde::de::Visitor<'_> for V {
+                    type Value = Vec<u8>;
+                    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                        f.write_str("bytes")
+                    }
+                    fn visit_bytes<E>(self, v: &[u8]) -> Result<Vec<u8>, E> {
+                        Ok(v.to_vec())
+                    }
+                }
+                d.deserialize_bytes(V)
+            }
+        }
+
+        fn event() -> impl Strategy<Value = Event> {
+            prop_oneof![
+                Just(Event::Start),
+                any::<u128>().prop_map(Event::Value),
+                (any::<i8>(), any::<u8>()).prop_map(|(a, b)| Event::Pair(a, b)),
+                (any::<i128>(), any::<Option<String>>())
+                    .prop_map(|(at, by)| Event::Named { at, by }),
+            ]
+        }
+
+        prop_compose! {
+            fn everything()(
+                flag in any::<bool>(),
+                small in any::<(i8, u8, i16, u16)>(),
+                mid in any::<(i32, u32, i64, u64)>(),
+                wide in any::<(i128, u128, isize, usize)>(),
+                floats in any::<(f32, f64)>().prop_filter("NaN", |(a, b)| !a.is_nan() && !b.is_nan()),
+                letter in any::<char>(),
+                text in ".*",
+                blob in any::<Vec<u8>>(),
+                maybe in any::<Option<Option<u32>>>(),
+                list in prop::collection::vec(event(), 0..5),
+                map in prop::collection::btree_map(any::<u16>(), any::<Vec<bool>>(), 0..4),
+                array in any::<[u8; 3]>(),
+                newtype in any::<i16>(),
+            ) -> Everything {
+                Everything {
+                    flag, small, mid, wide, floats, letter, text, blob, maybe, list, map,
+                    unit: (), unit_struct: Unit, newtype: Newtype(newtype), array,
+                }
+            }
+        }
+
+        proptest! {
+            #[test]
+            fn serializer_writes_postcards_bytes(value in everything()) {
+                let ours = to_vec(&value).unwrap();
+                let theirs = postcard::to_allocvec(&value).unwrap();
+                prop_assert_eq!(&ours, &theirs);
+                prop_assert_eq!(&from_bytes::<Everything>(&ours).unwrap(), &value);
+                prop_assert_eq!(&postcard::from_bytes::<Everything>(&ours).unwrap(), &value);
+            }
+
+            #[test]
+            fn deserializers_agree_on_arbitrary_bytes(bytes in prop::collection::vec(any::<u8>(), 0..48)) {
+                // We are at least as strict as postcard: whatever we accept, it accepts too,
+                // with the same value.
+                type Probe = (Option<u16>, Vec<Event>, String, char, i64);
+                if let Ok((ours, rest)) = take_from_bytes::<Probe>(&bytes) {
+                    let (theirs, their_rest) = postcard::take_from_bytes::<Probe>(&bytes).unwrap();
+                    prop_assert_eq!(ours, theirs);
+                    prop_assert_eq!(rest, their_rest);
+                }
+            }
+        }
+
+        #[test]
+        fn strings_and_bytes_are_borrowed() {
+            let bytes = [0x02, b'h', b'i', 0x01, 0xff];
+            let (text, blob): (&str, &[u8]) = from_bytes(&bytes).unwrap();
+            assert_eq!((text, blob), ("hi", &[0xff][..]));
+            assert!(std::ptr::eq(text.as_ptr(), bytes[1..].as_ptr()));
+        }
+
+        #[test]
+        fn errors_carry_kind_and_offset() {
+            let cases: &[(&[u8], ErrorKind, usize)] = &[
+                (&[0x02], ErrorKind::BadTag, 0),
+                (&[0x01, 0x02, b'h', 0xff], ErrorKind::InvalidUtf8, 3),
+                (&[0x01, 0x09, b'h'], ErrorKind::LengthPastEnd, 1),
+                (&[0x01], ErrorKind::UnexpectedEnd, 1),
+            ];
+            for (input, kind, offset) in cases {
+                let err = from_bytes::<(bool, String)>(input).unwrap_err();
+                assert_eq!(
+                    (err.kind(), err.offset()),
+                    (*kind, Some(*offset)),
+                    "{input:02x?}"
+                );
+            }
+            // A char of two scalar values, a char longer than 4 bytes.
+            let err = from_bytes::<char>(&[0x02, b'a', b'b']).unwrap_err();
+            assert_eq!(
+                (err.kind(), err.offset()),
+                (ErrorKind::InvalidChar, Some(0))
+            );
+            let err = from_bytes::<char>(&[0x05, 0, 0, 0, 0, 0]).unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::InvalidChar);
+            // Trailing bytes.
+            let err = from_bytes::<u8>(&[1, 2]).unwrap_err();
+            assert_eq!(
+                (err.kind(), err.offset()),
+                (ErrorKind::TrailingBytes, Some(1))
+            );
+        }
+
+        #[test]
+        fn custom_messages_survive_with_their_offset() {
+            // Variant index 7 of a 4-variant enum: serde's derive raises a custom error.
+            let err = from_bytes::<(u8, Event)>(&[0x00, 0x07]).unwrap_err();
+            assert_eq!((err.kind(), err.offset()), (ErrorKind::Message, Some(1)));
+            assert!(err.message().unwrap().contains("variant index"), "{err}");
+        }
+
+        #[test]
+        fn nesting_is_limited() {
+            #[derive(Debug, Serialize, Deserialize)]
+            struct Tree(Option<Box<Tree>>);
+            // 200 levels of Some: 200 × `01`, then `00`.
+            let mut bytes = vec![0x01; 200];
+            bytes.push(0x00);
+            let err = from_bytes::<Tree>(&bytes).unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::DepthLimitExceeded);
+            let mut de = Deserializer::from_bytes(&bytes).with_depth_limit(500);
+            assert!(Tree::deserialize(&mut de).is_ok());
+        }
+
+        #[test]
+        fn sequences_need_a_known_length() {
+            struct Unsized;
+            impl Serialize for Unsized {
+                fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                    use serde::ser::SerializeSeq;
+                    s.serialize_seq(None)?.end()
+                }
+            }
+            assert_eq!(to_vec(&Unsized).unwrap_err().kind(), ErrorKind::Unsupported);
+            // collect_str writes a string.
+            struct Shown;
+            impl Serialize for Shown {
+                fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                    s.collect_str(&format_args!("{}-{}", 1, 2))
+                }
+            }
+            assert_eq!(to_vec(&Shown).unwrap(), [0x03, b'1', b'-', b'2']);
+        }
+
+        #[test]
+        fn huge_sequence_lengths_do_not_allocate() {
+            // A Vec<u64> claiming u64::MAX / 2 elements with 2 bytes behind it.
+            let mut bytes = vec![0xff; 9];
+            bytes.push(0x00);
+            bytes.extend_from_slice(&[1, 2]);
+            let err = from_bytes::<Vec<u64>>(&bytes).unwrap_err();
+            assert_eq!(
+                (err.kind(), err.offset()),
+                (ErrorKind::UnexpectedEnd, Some(12))
+            );
+        }
+    }
 }
