@@ -297,22 +297,15 @@ impl<'de> Bits<'de> {
         self.total_bits - self.position
     }
 
-    /// Reads `count` (1 ..= 64) bits; the caller checked that they are there.
+    /// The next 121 or more bits, left-aligned; bits past the end read as 0.
     #[inline]
-    fn read(&mut self, count: u32) -> u64 {
+    fn window(&self) -> u128 {
         let byte = self.position / 8;
-        let shift = (self.position % 8) as u32;
         let mut window = [0u8; 16];
-        let available = self.data.len().saturating_sub(byte).min(16);
-        if let (Some(dst), Some(src)) = (
-            window.get_mut(..available),
-            self.data.get(byte..byte + available),
-        ) {
-            dst.copy_from_slice(src);
-        }
-        let window = u128::from_be_bytes(window) << shift;
-        self.position += count as usize;
-        (window >> (128 - count)) as u64
+        let rest = self.data.get(byte..).unwrap_or_default();
+        let take = rest.len().min(16);
+        window[..take].copy_from_slice(&rest[..take]);
+        u128::from_be_bytes(window) << (self.position % 8)
     }
 }
 
@@ -387,31 +380,26 @@ impl<'de, T: DeltaOfDeltable> DeltaOfDeltaIter<'de, T> {
                 let code_at = bits.data_offset + bits.position / 8;
                 let truncated = || Error::at(ErrorKind::UnexpectedEnd, code_at);
                 let overflow = || Error::at(ErrorKind::IntegerOverflow, code_at);
-                // Prefix: up to five bits, `0`, `10`, `110`, `1110`, `11110` or `11111`.
-                let mut ones = 0usize;
-                while ones < 5 {
-                    if bits.remaining() == 0 {
-                        return Err(truncated());
-                    }
-                    if bits.read(1) == 0 {
-                        break;
-                    }
-                    ones += 1;
+                // Prefix `0`, `10`, `110`, `1110`, `11110` or `11111`, then the payload. Bits
+                // past the last used one are 0 (padding is checked), so they end a prefix.
+                let window = bits.window();
+                let ones = window.leading_ones().min(5);
+                let prefix_len = if ones < 5 { ones + 1 } else { 5 };
+                let (width, bias) = match ones {
+                    0 => (0, 0),
+                    1..=4 => CLASSES[ones as usize - 1],
+                    _ => (64, 0),
+                };
+                if bits.remaining() < (prefix_len + width) as usize {
+                    return Err(truncated());
                 }
-                let delta_of_delta = if ones == 0 {
-                    0
-                } else {
-                    let (width, bias) = CLASSES.get(ones - 1).copied().unwrap_or((64, 0));
-                    if bits.remaining() < width as usize {
-                        return Err(truncated());
-                    }
-                    let payload = bits.read(width);
-                    if width == 64 {
-                        payload as i64
-                    } else {
-                        // Payloads of at most 21 bits: no overflow.
-                        payload as i64 - bias
-                    }
+                bits.position += (prefix_len + width) as usize;
+                let delta_of_delta = match width {
+                    0 => 0,
+                    // Two's complement, all 64 bits.
+                    64 => ((window << prefix_len) >> 64) as u64 as i64,
+                    // At most 21 bits: no overflow.
+                    _ => ((window << prefix_len) >> (128 - width)) as i64 - bias,
                 };
                 self.previous_delta = self
                     .previous_delta

@@ -1,0 +1,188 @@
+//! A tour of the codecs: encodes a generated change log (seeded, so every run prints the same
+//! table) with each codec and prints how many bytes each column takes.
+//!
+//! ```sh
+//! cargo run --release --example tour -p columnar
+//! ```
+
+use columnar::codec::{bool_rle, delta_of_delta, delta_rle, generic, rle};
+use columnar::Result;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// One edit of a collaborative document.
+struct Change {
+    /// Lamport-style counter: grows by one per change, with gaps where other peers interleave.
+    counter: u64,
+    /// Milliseconds since the epoch; changes come in bursts.
+    timestamp: i64,
+    /// Who made the change; peers type in streaks.
+    peer: String,
+    /// Insert (true) or delete (false); inserts dominate.
+    insert: bool,
+    /// Position in the document.
+    position: u32,
+    /// The inserted text (empty for deletes).
+    text: String,
+}
+
+const CHANGES: usize = 100_000;
+
+fn change_log() -> Vec<Change> {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x5eed);
+    let peers = ["alice", "bob", "carol", "dave"];
+    let words = [
+        "the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog", " ", "\n",
+    ];
+    let mut counter = 0u64;
+    let mut timestamp = 1_700_000_000_000i64;
+    let mut peer = 0usize;
+    let mut position = 0u32;
+    (0..CHANGES)
+        .map(|_| {
+            counter += if rng.random_bool(0.9) {
+                1
+            } else {
+                rng.random_range(2..20)
+            };
+            // Keystrokes every ~120 ms, with an occasional pause.
+            timestamp += if rng.random_bool(0.02) {
+                rng.random_range(1_000..60_000)
+            } else {
+                120 + rng.random_range(-3..=3)
+            };
+            if rng.random_bool(0.01) {
+                peer = rng.random_range(0..peers.len());
+            }
+            let insert = rng.random_bool(0.85);
+            if rng.random_bool(0.05) {
+                position = rng.random_range(0..=position.max(1));
+            } else if insert {
+                position += 1;
+            }
+            let text = if insert {
+                words[rng.random_range(0..words.len())].to_string()
+            } else {
+                String::new()
+            };
+            Change {
+                counter,
+                timestamp,
+                peer: peers[peer].to_string(),
+                insert,
+                position,
+                text,
+            }
+        })
+        .collect()
+}
+
+struct Line {
+    column: &'static str,
+    codec: &'static str,
+    values: usize,
+    bytes: usize,
+    generic_bytes: usize,
+}
+
+fn main() -> Result<()> {
+    let log = change_log();
+    let counters: Vec<u64> = log.iter().map(|c| c.counter).collect();
+    let timestamps: Vec<i64> = log.iter().map(|c| c.timestamp).collect();
+    let peers: Vec<String> = log.iter().map(|c| c.peer.clone()).collect();
+    let inserts: Vec<bool> = log.iter().map(|c| c.insert).collect();
+    let positions: Vec<u32> = log.iter().map(|c| c.position).collect();
+    let texts: Vec<String> = log.iter().map(|c| c.text.clone()).collect();
+
+    let mut lines = Vec::new();
+    let mut line = |column, codec, values: usize, bytes: &[u8], generic_bytes: Vec<u8>| {
+        lines.push(Line {
+            column,
+            codec,
+            values,
+            bytes: bytes.len(),
+            generic_bytes: generic_bytes.len(),
+        })
+    };
+
+    // Encode each column, decode it back to prove the bytes hold the values, and record sizes.
+    let bytes = delta_rle::encode(&counters)?;
+    assert_eq!(delta_rle::decode::<u64>(&bytes)?, counters);
+    line(
+        "counter",
+        "DeltaRle",
+        counters.len(),
+        &bytes,
+        generic::encode(&counters)?,
+    );
+
+    let bytes = delta_of_delta::encode(&timestamps)?;
+    assert_eq!(delta_of_delta::decode::<i64>(&bytes)?, timestamps);
+    line(
+        "timestamp",
+        "DeltaOfDelta",
+        timestamps.len(),
+        &bytes,
+        generic::encode(&timestamps)?,
+    );
+
+    let bytes = rle::encode(&peers)?;
+    assert_eq!(rle::decode::<String>(&bytes)?, peers);
+    line("peer", "Rle", peers.len(), &bytes, generic::encode(&peers)?);
+
+    let bytes = bool_rle::encode(&inserts)?;
+    assert_eq!(bool_rle::decode(&bytes)?, inserts);
+    line(
+        "insert",
+        "BoolRle",
+        inserts.len(),
+        &bytes,
+        generic::encode(&inserts)?,
+    );
+
+    let bytes = delta_rle::encode(&positions)?;
+    assert_eq!(delta_rle::decode::<u32>(&bytes)?, positions);
+    line(
+        "position",
+        "DeltaRle",
+        positions.len(),
+        &bytes,
+        generic::encode(&positions)?,
+    );
+
+    let bytes = generic::encode(&texts)?;
+    assert_eq!(generic::decode::<String>(&bytes)?, texts);
+    line("text", "Generic", texts.len(), &bytes, bytes.clone());
+
+    println!("change log of {CHANGES} edits (seeded), one column per field\n");
+    println!(
+        "{:<10} {:<13} {:>8} {:>9} {:>11} {:>14} {:>9}",
+        "column", "codec", "values", "bytes", "bytes/value", "Generic bytes", "saved"
+    );
+    let (mut total, mut total_generic) = (0, 0);
+    for l in &lines {
+        total += l.bytes;
+        total_generic += l.generic_bytes;
+        println!(
+            "{:<10} {:<13} {:>8} {:>9} {:>11.3} {:>14} {:>8.1}%",
+            l.column,
+            l.codec,
+            l.values,
+            l.bytes,
+            l.bytes as f64 / l.values as f64,
+            l.generic_bytes,
+            100.0 * (1.0 - l.bytes as f64 / l.generic_bytes as f64),
+        );
+    }
+    println!(
+        "{:<10} {:<13} {:>8} {:>9} {:>11.3} {:>14} {:>8.1}%",
+        "total",
+        "",
+        CHANGES,
+        total,
+        total as f64 / CHANGES as f64,
+        total_generic,
+        100.0 * (1.0 - total as f64 / total_generic as f64),
+    );
+    Ok(())
+}
