@@ -94,7 +94,8 @@ pub fn encode<T: Serialize>(values: &[T]) -> Result<Vec<u8>> {
 ///
 /// # Errors
 /// Any postcard decoding error of the sequence, with the offset in `bytes`, and
-/// [`ErrorKind::TrailingBytes`] when bytes follow the last value.
+/// [`ErrorKind::TrailingBytes`](crate::ErrorKind::TrailingBytes) when bytes follow the last
+/// value.
 ///
 /// ```
 /// let values: Vec<&str> = columnar::codec::generic::decode(&[0x01, 0x02, b'h', b'i'])?;

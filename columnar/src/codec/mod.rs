@@ -94,12 +94,12 @@
 //! ## Canonical vs accepted
 //!
 //! Decoders accept every column `serde_columnar` 0.3.14 writes and reject malformed input
-//! with an [`Error`](crate::Error) carrying the [`ErrorKind`](crate::ErrorKind) and the byte
+//! with an [`Error`] carrying the [`ErrorKind`] and the byte
 //! offset, where `serde_columnar` truncates silently or panics:
 //!
 //! | codec | written | also accepted | rejected |
 //! | --- | --- | --- | --- |
-//! | Rle, DeltaRle | runs as the state machine above | two adjacent runs of one value, equal neighbours in a literal, a literal of one between runs | count 0 (`ZeroRunCount`), `\|n\|` > [`MAX_RLE_COUNT`](crate::MAX_RLE_COUNT) (`RunCountTooLarge`), a literal of `n ≥ 2` values with fewer than `n` bytes left (`LengthPastEnd`), input ending inside a run (`UnexpectedEnd`) |
+//! | Rle, DeltaRle | runs as the state machine above | two adjacent runs of one value, equal neighbours in a literal, a literal of one between runs | count 0 (`ZeroRunCount`), `\|n\|` > [`MAX_RLE_COUNT`] (`RunCountTooLarge`), a literal of `n ≥ 2` values with fewer than `n` bytes left (`LengthPastEnd`), input ending inside a run (`UnexpectedEnd`) |
 //! | DeltaRle | — | — | a running value outside `i128` or outside the column's type, e.g. a `u8` column reaching 256 (`IntegerOverflow`) |
 //! | BoolRle | a leading 0 only when the column starts with `true` | — | a count of 0 anywhere but first (`ZeroRunCount`), a leading 0 with nothing after it (`UnexpectedEnd`), count > `MAX_RLE_COUNT` (`RunCountTooLarge`) |
 //! | DeltaOfDelta | smallest class for each `d`, padding bits 0 | a larger class than needed | missing head or `U` byte (`UnexpectedEnd`), `U` > 8, `U` = 0 with data bytes, `U` > 0 without, bits after an empty head, non-zero padding bits (`BadHeader`), a code running past the last used bit (`UnexpectedEnd`), a value overflowing `i64` or the column's type (`IntegerOverflow`) |
@@ -114,7 +114,7 @@
 //!
 //! Encoders never saturate: a DeltaRle delta outside `i128` (a `u128` above `i128::MAX`, or
 //! `[i128::MIN, i128::MAX]`) and a DeltaOfDelta value, delta or delta of delta outside `i64`
-//! are [`ErrorKind::EncodeOverflow`](crate::ErrorKind::EncodeOverflow).
+//! are [`ErrorKind::EncodeOverflow`].
 
 pub mod bool_rle;
 pub mod delta_of_delta;

@@ -8,35 +8,57 @@
 //! every value; a property test checks it). What differs is the error: postcard's
 //! `Error::SerdeDeCustom` carries no message and no position, so an error raised by a column
 //! decoder nested inside a table (a run count of 0, a delta overflowing `u8`) would reach the
-//! user as "Serde Deserialization Error". Ours keeps the [`ErrorKind`](crate::ErrorKind), the
+//! user as "Serde Deserialization Error". Ours keeps the [`ErrorKind`], the
 //! message and the absolute byte offset.
 //!
 //! postcard 1.1.3 exposes no public varint or zigzag functions (its `varint` module is
 //! private), so the primitives below are written here.
 //!
-//! # Primitives
+//! # Stability
 //!
-//! | value | bytes |
+//! These are postcard 1.x's bytes, which postcard promises not to change within 1.x; this
+//! module follows them for as long as the crate is wire-compatible with `serde_columnar` 0.3.x.
+//!
+//! # The serde data model on the wire
+//!
+//! | serde type | bytes |
 //! | --- | --- |
-//! | `u16`, `u32`, `u64`, `u128`, `usize` | LEB128 varint: 7 bits per byte, low bits first, high bit = more follows |
-//! | `i16`, `i32`, `i64`, `i128`, `isize` | zigzag (`0,-1,1,-2,..` → `0,1,2,3,..`), then varint |
-//! | `u8`, `i8` | one raw byte (not a varint) |
 //! | `bool` | `00` or `01` |
+//! | `u8`, `i8` | one raw byte (not a varint) |
+//! | `u16`, `u32`, `u64`, `u128` | LEB128 varint: 7 bits per byte, low bits first, high bit = more follows |
+//! | `i16`, `i32`, `i64`, `i128` | zigzag (`0,-1,1,-2,..` → `0,1,2,3,..`), then varint |
 //! | `f32`, `f64` | little-endian IEEE 754 bits |
-//! | `Option<T>` | `00`, or `01` followed by `T` |
-//! | `str`, `[u8]` | varint length, then the bytes |
+//! | `char` | varint length (1–4), then its UTF-8 bytes |
+//! | `str`, `bytes` | varint length, then the bytes |
+//! | `option` | `00`, or `01` followed by the value |
+//! | `unit`, `unit_struct` | nothing |
+//! | `unit_variant` | varint variant index |
+//! | `newtype_struct` | the value |
+//! | `newtype_variant` | varint variant index, then the value |
+//! | `seq` | varint length, then the elements (the length must be known up front) |
+//! | `tuple`, `tuple_struct`, `struct` | the fields in order, no length, no names |
+//! | `tuple_variant`, `struct_variant` | varint variant index, then the fields |
+//! | `map` | varint length, then key, value, key, value, ... |
 //!
 //! `usize` and `isize` are written as `u64` / `i64`, so the bytes do not depend on the platform.
+//! The format is not self-describing: `deserialize_any`, `deserialize_ignored_any` and
+//! `deserialize_identifier` are [`ErrorKind::Unsupported`].
+//! Nesting (sequences, tuples, structs, maps, enums, `Some`, newtypes) is limited to
+//! [`DEFAULT_DEPTH_LIMIT`] levels, configurable with [`Deserializer::with_depth_limit`].
 //!
 //! ## Canonical vs accepted
 //!
-//! | item | written | also accepted | rejected ([`ErrorKind`](crate::ErrorKind)) |
+//! | item | written | also accepted | rejected ([`ErrorKind`]) |
 //! | --- | --- | --- | --- |
 //! | varint | shortest form | non-minimal forms up to the type's maximum length (`80 00` = 0), as postcard | longer than `ceil(bits/7)` bytes, or bits past the type's width in the last byte (`BadVarint`) |
 //! | bool | `00`, `01` | — | anything else (`BadTag`) |
 //! | option tag | `00`, `01` | — | anything else (`BadTag`) |
 //! | string | valid UTF-8 | — | invalid UTF-8 (`InvalidUtf8`) |
-//! | char | 1–4 byte UTF-8 | — | length over 4, not exactly one scalar value (`InvalidChar`) |
+//! | char | 1–4 byte UTF-8 | — | length over 4, not exactly one scalar value (`InvalidChar`; postcard takes the first char) |
+//! | seq, map, str, bytes length | exact | — | a string or byte string longer than the bytes left (`LengthPastEnd`, before any allocation); a sequence runs out of input (`UnexpectedEnd`; its length only bounds a `size_hint` capped by the bytes left) |
+//!
+//! Entry points that decode a whole input ([`from_bytes`]) reject bytes after the value
+//! (`TrailingBytes`); [`take_from_bytes`] returns them instead.
 
 mod de;
 mod ser;
@@ -182,12 +204,6 @@ impl<'de> Reader<'de> {
     #[inline]
     pub fn rest(&self) -> &'de [u8] {
         self.bytes.get(self.pos..).unwrap_or_default()
-    }
-
-    /// An error of `kind` at `offset` (absolute).
-    #[cold]
-    pub fn error_at(&self, kind: ErrorKind, offset: usize) -> Error {
-        Error::at(kind, offset)
     }
 
     /// Reads one byte.
