@@ -1,0 +1,929 @@
+//! The serializer: any `Serialize` value into a type array and a data array, in one pass.
+//!
+//! # Layout algorithm
+//! A column's children must be contiguous and come after it, but serde hands us values depth
+//! first. So when a column starts, its children's descriptions are reserved at the end of the
+//! type array (`len` slots, known from serde's length hint), and each child later fills its slot;
+//! a child column reserves its own children at the end at that time. Every description is written
+//! once, and data bytes are appended in serde order.
+//!
+//! A column does not reserve its slots until it sees an element that is not a fixed-size atom of
+//! the same kind as the ones before. Until then the atoms go straight into the data array, so a
+//! column of numbers costs one data write per element. If the column ends that way and it is the
+//! last description of the type array, it is written dense (`[4][d][n] [k'][n][s]`); if anything
+//! is reserved after it later, the dense tail is first expanded back into plain descriptions.
+//!
+//! Sequences and maps without a length hint serialize each element into a scratch type array
+//! (sharing the data array) and splice them in at the end, relocating child offsets.
+
+use serde::ser::{self, Serialize};
+
+use super::fraction::{self, Fraction, FRACTION_TOKEN};
+use super::wire::{Kind, COMPRESSED};
+use super::TypedColumns;
+use crate::error::{Error, ErrorKind, Result};
+
+const COLUMN: u64 = Kind::Column.number();
+
+/// Caps how much data capacity a length hint may make us reserve up front.
+const MAX_HINT_RESERVE: usize = 1 << 28;
+
+/// The arrays being written.
+#[derive(Debug)]
+pub(crate) struct Output {
+    types: Vec<u64>,
+    data: Vec<u8>,
+    compress: bool,
+    /// The dense column currently ending the type array, if any.
+    dense_tail: Option<usize>,
+}
+
+impl Output {
+    fn new(compress: bool) -> Self {
+        Output {
+            types: Vec::new(),
+            data: Vec::new(),
+            compress,
+            dense_tail: None,
+        }
+    }
+
+    /// A scratch output for one element of unknown-length collection: a root slot, the shared
+    /// data array, no compression (its descriptions will not end the final array).
+    fn scratch(data: Vec<u8>, root_slots: usize) -> Self {
+        Output {
+            types: vec![0; root_slots * 3],
+            data,
+            compress: false,
+            dense_tail: None,
+        }
+    }
+
+    fn descs(&self) -> usize {
+        self.types.len() / 3
+    }
+
+    #[inline]
+    fn set(&mut self, slot: usize, kind: u64, offset: u64, len: u64) {
+        let at = slot * 3;
+        self.types[at..at + 3].copy_from_slice(&[kind, offset, len]);
+    }
+
+    /// Appends `n` empty slots and returns the first.
+    fn reserve(&mut self, n: usize) -> Result<usize> {
+        self.expand_dense_tail();
+        let first = self.descs();
+        let words = n
+            .checked_mul(3)
+            .and_then(|words| words.checked_add(self.types.len()))
+            .filter(|&words| words <= isize::MAX as usize / 8)
+            .ok_or_else(|| {
+                Error::with_message(
+                    ErrorKind::Unsupported,
+                    format_args!("length hint {n} too large"),
+                )
+            })?;
+        self.types.resize(words, 0);
+        Ok(first)
+    }
+
+    /// Rewrites a dense tail as plain descriptions, because something now follows it.
+    fn expand_dense_tail(&mut self) {
+        let Some(column) = self.dense_tail.take() else {
+            return;
+        };
+        let chain = (column + 1) * 3;
+        let (kind, count, size) = (
+            self.types[chain] & !COMPRESSED,
+            self.types[chain + 1],
+            self.types[chain + 2],
+        );
+        let base = self.types[column * 3 + 1];
+        self.types.truncate(chain);
+        self.types[column * 3 + 1] = (column + 1) as u64;
+        self.types.reserve(count as usize * 3);
+        for i in 0..count {
+            self.types.extend_from_slice(&[kind, base + i * size, size]);
+        }
+    }
+
+    fn push_str(&mut self, slot: usize, s: &str) {
+        let at = self.data.len() as u64;
+        self.data.extend_from_slice(s.as_bytes());
+        self.set(slot, Kind::String.number(), at, s.len() as u64);
+    }
+
+    /// Moves scratch trees (one per element) into the children of the column at `slot`.
+    fn splice(&mut self, slot: usize, trees: Vec<Vec<u64>>) -> Result<()> {
+        let first = self.reserve(trees.len())?;
+        self.set(slot, COLUMN, first as u64, trees.len() as u64);
+        for (i, tree) in trees.iter().enumerate() {
+            // Scratch description j >= 1 lands at base + j - 1.
+            let base = self.descs() as u64;
+            let relocate = |desc: &[u64]| match *desc {
+                [COLUMN, offset, len] if len != 0 => [COLUMN, offset - 1 + base, len],
+                [kind, offset, len] => [kind, offset, len],
+                _ => [COLUMN, 0, 0],
+            };
+            let [kind, offset, len] = relocate(&tree[..3]);
+            self.set(first + i, kind, offset, len);
+            for desc in tree[3..].chunks_exact(3) {
+                self.types.extend_from_slice(&relocate(desc));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cold]
+fn length_mismatch(hint: usize, what: &str) -> Error {
+    Error::with_message(
+        ErrorKind::Unsupported,
+        format_args!("length hint {hint} does not match the {what} serialized"),
+    )
+}
+
+#[cold]
+fn integer_too_wide(value: impl std::fmt::Display) -> Error {
+    Error::with_message(
+        ErrorKind::IntegerOverflow,
+        format_args!("integer {value} does not fit a Fraction numerator (i64)"),
+    )
+}
+
+/// A column being written.
+#[derive(Debug)]
+pub(crate) struct SeqState {
+    /// The column's own description.
+    slot: usize,
+    /// The length hint: how many children to expect.
+    len: usize,
+    mode: Mode,
+}
+
+#[derive(Debug)]
+enum Mode {
+    /// Only fixed-size atoms of one kind so far; no slots reserved yet.
+    Atoms {
+        kind: Option<Kind>,
+        data_start: usize,
+        count: usize,
+    },
+    /// Children reserved at `next..end`.
+    Slots { next: usize, end: usize },
+    /// No length hint: each element's scratch type array.
+    Unknown { trees: Vec<Vec<u64>> },
+}
+
+impl SeqState {
+    fn new(out: &Output, slot: usize, len: Option<usize>) -> Self {
+        let mode = match len {
+            Some(_) => Mode::Atoms {
+                kind: None,
+                data_start: out.data.len(),
+                count: 0,
+            },
+            None => Mode::Unknown { trees: Vec::new() },
+        };
+        SeqState {
+            slot,
+            len: len.unwrap_or(0),
+            mode,
+        }
+    }
+
+    /// Reserves the children and writes the atoms seen so far as plain descriptions.
+    fn materialize(&mut self, out: &mut Output) -> Result<()> {
+        if let Mode::Atoms {
+            kind,
+            data_start,
+            count,
+        } = self.mode
+        {
+            let first = out.reserve(self.len)?;
+            if let Some(kind) = kind {
+                let size = kind.fixed_size().unwrap_or(0);
+                for i in 0..count {
+                    out.set(
+                        first + i,
+                        kind.number(),
+                        (data_start + i * size) as u64,
+                        size as u64,
+                    );
+                }
+            }
+            out.set(self.slot, COLUMN, first as u64, self.len as u64);
+            self.mode = Mode::Slots {
+                next: first + count,
+                end: first + self.len,
+            };
+        }
+        Ok(())
+    }
+
+    /// The slot of the next child.
+    fn next_slot(&mut self, out: &mut Output) -> Result<usize> {
+        self.materialize(out)?;
+        match &mut self.mode {
+            Mode::Slots { next, end } if *next < *end => {
+                *next += 1;
+                Ok(*next - 1)
+            }
+            _ => Err(length_mismatch(self.len, "elements")),
+        }
+    }
+
+    fn finish(self, out: &mut Output) -> Result<()> {
+        match self.mode {
+            Mode::Atoms {
+                kind,
+                data_start,
+                count,
+            } => {
+                if count != self.len {
+                    return Err(length_mismatch(self.len, "elements"));
+                }
+                match kind {
+                    None => out.set(self.slot, COLUMN, 0, 0),
+                    Some(kind) if out.compress && self.slot + 1 == out.descs() => {
+                        let size = kind.fixed_size().unwrap_or(0) as u64;
+                        out.set(self.slot, COLUMN, data_start as u64, count as u64);
+                        out.types.extend_from_slice(&[
+                            kind.number() | COMPRESSED,
+                            count as u64,
+                            size,
+                        ]);
+                        out.dense_tail = Some(self.slot);
+                    }
+                    Some(_) => {
+                        let mut state = self;
+                        state.materialize(out)?;
+                    }
+                }
+                Ok(())
+            }
+            Mode::Slots { next, end } => {
+                if next == end {
+                    Ok(())
+                } else {
+                    Err(length_mismatch(self.len, "elements"))
+                }
+            }
+            Mode::Unknown { trees } => out.splice(self.slot, trees),
+        }
+    }
+}
+
+/// Where the value being serialized goes.
+enum Target<'a> {
+    /// A reserved description.
+    Slot(usize),
+    /// The next element of a column, which may still be collecting atoms.
+    Element(&'a mut SeqState),
+}
+
+/// Serializes one value into its place; the serde glue behind [`Serializer`].
+pub struct ValueSerializer<'a> {
+    out: &'a mut Output,
+    target: Target<'a>,
+}
+
+impl<'a> ValueSerializer<'a> {
+    /// Writes a fixed-size atom, into the column's data run if it still collects atoms.
+    #[inline]
+    fn atom(self, kind: Kind, bytes: &[u8]) -> Result<()> {
+        let ValueSerializer { out, target } = self;
+        let slot = match target {
+            Target::Slot(slot) => slot,
+            Target::Element(seq) => {
+                if let Mode::Atoms {
+                    kind: run_kind,
+                    count,
+                    ..
+                } = &mut seq.mode
+                {
+                    if *count < seq.len {
+                        match run_kind {
+                            Some(run) if *run == kind => {}
+                            None => {
+                                *run_kind = Some(kind);
+                                let rest = (seq.len - 1).saturating_mul(bytes.len());
+                                out.data.reserve(rest.min(MAX_HINT_RESERVE));
+                            }
+                            Some(_) => return Self::placed(out, seq, kind, bytes),
+                        }
+                        *count += 1;
+                        out.data.extend_from_slice(bytes);
+                        return Ok(());
+                    }
+                }
+                seq.next_slot(out)?
+            }
+        };
+        let at = out.data.len() as u64;
+        out.data.extend_from_slice(bytes);
+        out.set(slot, kind.number(), at, bytes.len() as u64);
+        Ok(())
+    }
+
+    #[cold]
+    fn placed(out: &mut Output, seq: &mut SeqState, kind: Kind, bytes: &[u8]) -> Result<()> {
+        let slot = seq.next_slot(out)?;
+        let at = out.data.len() as u64;
+        out.data.extend_from_slice(bytes);
+        out.set(slot, kind.number(), at, bytes.len() as u64);
+        Ok(())
+    }
+
+    /// The slot this value takes, reserving the parent's children if needed.
+    fn into_slot(self) -> Result<(&'a mut Output, usize)> {
+        match self.target {
+            Target::Slot(slot) => Ok((self.out, slot)),
+            Target::Element(seq) => {
+                let slot = seq.next_slot(self.out)?;
+                Ok((self.out, slot))
+            }
+        }
+    }
+
+    fn integer(self, value: i64) -> Result<()> {
+        self.atom(Kind::Fraction, &Fraction::from(value).to_le_bytes())
+    }
+
+    fn seq(self, len: Option<usize>) -> Result<SeqSerializer<'a>> {
+        let (out, slot) = self.into_slot()?;
+        let state = SeqState::new(out, slot, len);
+        Ok(SeqSerializer { out, state })
+    }
+
+    /// `Column[name, payload]`: writes the name and returns the payload's slot.
+    fn variant(self, name: &str) -> Result<(&'a mut Output, usize)> {
+        let (out, slot) = self.into_slot()?;
+        let first = out.reserve(2)?;
+        out.set(slot, COLUMN, first as u64, 2);
+        out.push_str(first, name);
+        Ok((out, first + 1))
+    }
+}
+
+/// Writes the elements of a column: sequences, tuples, structs and variant payloads.
+pub struct SeqSerializer<'a> {
+    out: &'a mut Output,
+    state: SeqState,
+}
+
+impl SeqSerializer<'_> {
+    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        if let Mode::Unknown { trees } = &mut self.state.mode {
+            let mut scratch = Output::scratch(std::mem::take(&mut self.out.data), 1);
+            let result = value.serialize(ValueSerializer {
+                out: &mut scratch,
+                target: Target::Slot(0),
+            });
+            self.out.data = std::mem::take(&mut scratch.data);
+            result?;
+            trees.push(scratch.types);
+            return Ok(());
+        }
+        value.serialize(ValueSerializer {
+            out: &mut *self.out,
+            target: Target::Element(&mut self.state),
+        })
+    }
+
+    fn finish(self) -> Result<()> {
+        self.state.finish(self.out)
+    }
+}
+
+impl ser::SerializeSeq for SeqSerializer<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeTuple for SeqSerializer<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeTupleStruct for SeqSerializer<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeTupleVariant for SeqSerializer<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+#[cold]
+fn skipped_field(key: &str) -> Error {
+    Error::with_message(
+        ErrorKind::Unsupported,
+        format_args!("field `{key}` skipped: struct fields are positional, none can be skipped"),
+    )
+}
+
+impl ser::SerializeStruct for SeqSerializer<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, _: &'static str, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn skip_field(&mut self, key: &'static str) -> Result<()> {
+        Err(skipped_field(key))
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeStructVariant for SeqSerializer<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, _: &'static str, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn skip_field(&mut self, key: &'static str) -> Result<()> {
+        Err(skipped_field(key))
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+/// Writes a map as a column of `[key, value]` columns.
+pub struct MapSerializer<'a> {
+    out: &'a mut Output,
+    slot: usize,
+    len: usize,
+    mode: MapMode,
+}
+
+enum MapMode {
+    /// Entries reserved at `next..end`; `value` is the pending value's slot.
+    Slots {
+        next: usize,
+        end: usize,
+        value: Option<usize>,
+    },
+    /// No length hint: finished entries, and the entry whose key was written.
+    Unknown {
+        trees: Vec<Vec<u64>>,
+        pending: Option<Vec<u64>>,
+    },
+}
+
+#[cold]
+fn value_without_key() -> Error {
+    Error::with_message(ErrorKind::Unsupported, "map value without a key")
+}
+
+impl MapSerializer<'_> {
+    fn scratch_into(
+        &mut self,
+        types: Vec<u64>,
+        slot: usize,
+        value: &(impl Serialize + ?Sized),
+    ) -> Result<Vec<u64>> {
+        let mut scratch = Output::scratch(std::mem::take(&mut self.out.data), 0);
+        scratch.types = types;
+        let result = value.serialize(ValueSerializer {
+            out: &mut scratch,
+            target: Target::Slot(slot),
+        });
+        self.out.data = std::mem::take(&mut scratch.data);
+        result.map(|()| scratch.types)
+    }
+}
+
+impl ser::SerializeMap for MapSerializer<'_> {
+    type Ok = ();
+    type Error = Error;
+
+    fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
+        match &mut self.mode {
+            MapMode::Slots { next, end, value } => {
+                if *next == *end {
+                    return Err(length_mismatch(self.len, "entries"));
+                }
+                let entry = *next;
+                *next += 1;
+                let pair = self.out.reserve(2)?;
+                self.out.set(entry, COLUMN, pair as u64, 2);
+                *value = Some(pair + 1);
+                key.serialize(ValueSerializer {
+                    out: &mut *self.out,
+                    target: Target::Slot(pair),
+                })
+            }
+            MapMode::Unknown { .. } => {
+                // Scratch entry: the pair column at 0, key at 1, value at 2.
+                let types = vec![COLUMN, 1, 2, 0, 0, 0, 0, 0, 0];
+                let types = self.scratch_into(types, 1, key)?;
+                if let MapMode::Unknown { pending, .. } = &mut self.mode {
+                    *pending = Some(types);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        match &mut self.mode {
+            MapMode::Slots { value: slot, .. } => {
+                let slot = slot.take().ok_or_else(value_without_key)?;
+                value.serialize(ValueSerializer {
+                    out: &mut *self.out,
+                    target: Target::Slot(slot),
+                })
+            }
+            MapMode::Unknown { pending, .. } => {
+                let types = pending.take().ok_or_else(value_without_key)?;
+                let types = self.scratch_into(types, 2, value)?;
+                if let MapMode::Unknown { trees, .. } = &mut self.mode {
+                    trees.push(types);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn end(self) -> Result<()> {
+        match self.mode {
+            MapMode::Slots { next, end, value } => {
+                if value.is_some() {
+                    Err(Error::with_message(
+                        ErrorKind::Unsupported,
+                        "map key without a value",
+                    ))
+                } else if next != end {
+                    Err(length_mismatch(self.len, "entries"))
+                } else {
+                    Ok(())
+                }
+            }
+            MapMode::Unknown { trees, pending } => {
+                if pending.is_some() {
+                    return Err(Error::with_message(
+                        ErrorKind::Unsupported,
+                        "map key without a value",
+                    ));
+                }
+                self.out.splice(self.slot, trees)
+            }
+        }
+    }
+}
+
+impl<'a> ser::Serializer for ValueSerializer<'a> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = SeqSerializer<'a>;
+    type SerializeTuple = SeqSerializer<'a>;
+    type SerializeTupleStruct = SeqSerializer<'a>;
+    type SerializeTupleVariant = SeqSerializer<'a>;
+    type SerializeMap = MapSerializer<'a>;
+    type SerializeStruct = SeqSerializer<'a>;
+    type SerializeStructVariant = SeqSerializer<'a>;
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    fn serialize_bool(self, v: bool) -> Result<()> {
+        self.atom(Kind::Boolean, &[u8::from(v)])
+    }
+    fn serialize_i8(self, v: i8) -> Result<()> {
+        self.integer(v.into())
+    }
+    fn serialize_i16(self, v: i16) -> Result<()> {
+        self.integer(v.into())
+    }
+    fn serialize_i32(self, v: i32) -> Result<()> {
+        self.integer(v.into())
+    }
+    fn serialize_i64(self, v: i64) -> Result<()> {
+        self.integer(v)
+    }
+    fn serialize_i128(self, v: i128) -> Result<()> {
+        self.integer(i64::try_from(v).map_err(|_| integer_too_wide(v))?)
+    }
+    fn serialize_u8(self, v: u8) -> Result<()> {
+        self.integer(v.into())
+    }
+    fn serialize_u16(self, v: u16) -> Result<()> {
+        self.integer(v.into())
+    }
+    fn serialize_u32(self, v: u32) -> Result<()> {
+        self.integer(v.into())
+    }
+    fn serialize_u64(self, v: u64) -> Result<()> {
+        self.integer(i64::try_from(v).map_err(|_| integer_too_wide(v))?)
+    }
+    fn serialize_u128(self, v: u128) -> Result<()> {
+        self.integer(i64::try_from(v).map_err(|_| integer_too_wide(v))?)
+    }
+    fn serialize_f32(self, v: f32) -> Result<()> {
+        self.atom(Kind::Float, &f64::from(v).to_le_bytes())
+    }
+    fn serialize_f64(self, v: f64) -> Result<()> {
+        self.atom(Kind::Float, &v.to_le_bytes())
+    }
+    fn serialize_char(self, v: char) -> Result<()> {
+        self.serialize_str(v.encode_utf8(&mut [0; 4]))
+    }
+    fn serialize_str(self, v: &str) -> Result<()> {
+        let (out, slot) = self.into_slot()?;
+        out.push_str(slot, v);
+        Ok(())
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<()> {
+        let mut seq = self.seq(Some(v.len()))?;
+        for byte in v {
+            seq.element(byte)?;
+        }
+        seq.finish()
+    }
+    fn serialize_none(self) -> Result<()> {
+        self.serialize_unit()
+    }
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
+        let mut seq = self.seq(Some(1))?;
+        seq.element(value)?;
+        seq.finish()
+    }
+    fn serialize_unit(self) -> Result<()> {
+        let (out, slot) = self.into_slot()?;
+        out.set(slot, COLUMN, 0, 0);
+        Ok(())
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<()> {
+        self.serialize_unit()
+    }
+    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<()> {
+        self.serialize_str(variant)
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        if name == FRACTION_TOKEN {
+            let fraction = fraction::extract(value)?;
+            return self.atom(Kind::Fraction, &fraction.to_le_bytes());
+        }
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        let (out, payload) = self.variant(variant)?;
+        value.serialize(ValueSerializer {
+            out,
+            target: Target::Slot(payload),
+        })
+    }
+    fn serialize_seq(self, len: Option<usize>) -> Result<SeqSerializer<'a>> {
+        self.seq(len)
+    }
+    fn serialize_tuple(self, len: usize) -> Result<SeqSerializer<'a>> {
+        self.seq(Some(len))
+    }
+    fn serialize_tuple_struct(self, _: &'static str, len: usize) -> Result<SeqSerializer<'a>> {
+        self.seq(Some(len))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<SeqSerializer<'a>> {
+        let (out, payload) = self.variant(variant)?;
+        let state = SeqState::new(out, payload, Some(len));
+        Ok(SeqSerializer { out, state })
+    }
+    fn serialize_map(self, len: Option<usize>) -> Result<MapSerializer<'a>> {
+        let (out, slot) = self.into_slot()?;
+        let mode = match len {
+            Some(len) => {
+                let first = out.reserve(len)?;
+                out.set(slot, COLUMN, first as u64, len as u64);
+                MapMode::Slots {
+                    next: first,
+                    end: first + len,
+                    value: None,
+                }
+            }
+            None => MapMode::Unknown {
+                trees: Vec::new(),
+                pending: None,
+            },
+        };
+        Ok(MapSerializer {
+            out,
+            slot,
+            len: len.unwrap_or(0),
+            mode,
+        })
+    }
+    fn serialize_struct(self, _: &'static str, len: usize) -> Result<SeqSerializer<'a>> {
+        self.seq(Some(len))
+    }
+    fn serialize_struct_variant(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<SeqSerializer<'a>> {
+        self.serialize_tuple_variant(name, index, variant, len)
+    }
+}
+
+/// The typed-column serializer: holds the two arrays of one value.
+///
+/// `&mut Serializer` implements [`serde::Serializer`]; serialize one value into it, then take
+/// the result with [`Serializer::into_columns`] or [`Serializer::into_bytes`].
+///
+/// ```
+/// use serde::Serialize;
+/// use serde_formats::typed_column::Serializer;
+///
+/// let mut serializer = Serializer::new().with_compression(false);
+/// [true, false, true].serialize(&mut serializer)?;
+/// let columns = serializer.into_columns()?;
+/// assert_eq!(columns.types, [4, 1, 3, 0, 0, 1, 0, 1, 1, 0, 2, 1]);
+/// assert_eq!(columns.data, [1, 0, 1]);
+/// # Ok::<(), serde_formats::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Serializer {
+    out: Output,
+}
+
+impl Default for Serializer {
+    fn default() -> Self {
+        Serializer::new()
+    }
+}
+
+impl Serializer {
+    /// A serializer that writes compressed (dense) descriptions where the format allows them.
+    pub fn new() -> Self {
+        Serializer {
+            out: Output::new(true),
+        }
+    }
+
+    /// Turns compressed descriptions on (the default) or off. With them off every value gets
+    /// its own description, as the original format's serializer wrote it.
+    #[must_use]
+    pub fn with_compression(mut self, compress: bool) -> Self {
+        self.out.compress = compress;
+        self
+    }
+
+    /// The two arrays of the value serialized.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Unsupported`] if no value was serialized.
+    pub fn into_columns(self) -> Result<TypedColumns> {
+        if self.out.types.is_empty() {
+            return Err(Error::with_message(
+                ErrorKind::Unsupported,
+                "no value was serialized",
+            ));
+        }
+        Ok(TypedColumns {
+            types: self.out.types,
+            data: self.out.data,
+        })
+    }
+
+    /// The framed bytes of the value serialized: see [`TypedColumns::to_bytes`].
+    ///
+    /// # Errors
+    /// [`ErrorKind::Unsupported`] if no value was serialized.
+    pub fn into_bytes(self) -> Result<Vec<u8>> {
+        Ok(self.into_columns()?.to_bytes())
+    }
+
+    fn root(&mut self) -> Result<ValueSerializer<'_>> {
+        if !self.out.types.is_empty() {
+            return Err(Error::with_message(
+                ErrorKind::Unsupported,
+                "a Serializer holds one value",
+            ));
+        }
+        self.out.types.extend_from_slice(&[0; 3]);
+        Ok(ValueSerializer {
+            out: &mut self.out,
+            target: Target::Slot(0),
+        })
+    }
+}
+
+macro_rules! forward_to_root {
+    ($($method:ident($($arg:ident: $ty:ty),*) -> $ret:ty;)*) => {
+        $(fn $method(self, $($arg: $ty),*) -> Result<$ret> {
+            self.root()?.$method($($arg),*)
+        })*
+    };
+}
+
+impl<'a> ser::Serializer for &'a mut Serializer {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = SeqSerializer<'a>;
+    type SerializeTuple = SeqSerializer<'a>;
+    type SerializeTupleStruct = SeqSerializer<'a>;
+    type SerializeTupleVariant = SeqSerializer<'a>;
+    type SerializeMap = MapSerializer<'a>;
+    type SerializeStruct = SeqSerializer<'a>;
+    type SerializeStructVariant = SeqSerializer<'a>;
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    forward_to_root! {
+        serialize_bool(v: bool) -> ();
+        serialize_i8(v: i8) -> ();
+        serialize_i16(v: i16) -> ();
+        serialize_i32(v: i32) -> ();
+        serialize_i64(v: i64) -> ();
+        serialize_i128(v: i128) -> ();
+        serialize_u8(v: u8) -> ();
+        serialize_u16(v: u16) -> ();
+        serialize_u32(v: u32) -> ();
+        serialize_u64(v: u64) -> ();
+        serialize_u128(v: u128) -> ();
+        serialize_f32(v: f32) -> ();
+        serialize_f64(v: f64) -> ();
+        serialize_char(v: char) -> ();
+        serialize_str(v: &str) -> ();
+        serialize_bytes(v: &[u8]) -> ();
+        serialize_none() -> ();
+        serialize_unit() -> ();
+        serialize_unit_struct(name: &'static str) -> ();
+        serialize_unit_variant(name: &'static str, index: u32, variant: &'static str) -> ();
+        serialize_seq(len: Option<usize>) -> SeqSerializer<'a>;
+        serialize_tuple(len: usize) -> SeqSerializer<'a>;
+        serialize_tuple_struct(name: &'static str, len: usize) -> SeqSerializer<'a>;
+        serialize_tuple_variant(name: &'static str, index: u32, variant: &'static str, len: usize) -> SeqSerializer<'a>;
+        serialize_map(len: Option<usize>) -> MapSerializer<'a>;
+        serialize_struct(name: &'static str, len: usize) -> SeqSerializer<'a>;
+        serialize_struct_variant(name: &'static str, index: u32, variant: &'static str, len: usize) -> SeqSerializer<'a>;
+    }
+
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
+        self.root()?.serialize_some(value)
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        self.root()?.serialize_newtype_struct(name, value)
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        self.root()?
+            .serialize_newtype_variant(name, index, variant, value)
+    }
+}

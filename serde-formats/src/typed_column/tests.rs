@@ -1,0 +1,1 @@
+//! Unit tests: golden vectors from the seed, the serde mapping, hostile inputs.
