@@ -79,12 +79,15 @@ impl<'de> Deserializer<'de> {
         self
     }
 
-    /// Checks that the value read covered every description of the type array.
+    /// Checks that the value read covered the whole input: every description of the type
+    /// array, and the data up to its last byte.
     ///
     /// # Errors
-    /// [`ErrorKind::NotATree`] at the first description no column claimed.
+    /// [`ErrorKind::NotATree`] at the first description no column claimed;
+    /// [`ErrorKind::TrailingBytes`] at the first data byte after the last one used.
     pub fn end(&self) -> Result<()> {
-        self.claims.finish(self.layout.tree_len())
+        self.claims.finish(self.layout.tree_len())?;
+        self.layout.check_trailing()
     }
 
     /// Takes the value at the cursor.

@@ -40,8 +40,9 @@
 //! Data layouts, all little-endian: Boolean one byte, 0 false, anything else true. Fraction 16
 //! bytes, `i64` numerator then `i64` denominator, sign in the numerator, not normalised, and a
 //! denominator of 0 meaning ±∞ ([`Fraction`]). Float 8 bytes, `f64`. String the UTF-8 bytes
-//! ([`ErrorKind::InvalidUtf8`] otherwise). The data may hold bytes no description uses, and
-//! descriptions may share bytes; neither is canonical.
+//! ([`ErrorKind::InvalidUtf8`] otherwise). The data array ends with the last byte any atom uses
+//! ([`ErrorKind::TrailingBytes`] otherwise); before that it may hold bytes no description uses,
+//! and descriptions may share bytes; neither is canonical.
 //!
 //! ## Compressed (dense) descriptions
 //! A description whose kind word has the top bit set (`1 << 63`) is compressed. A Column
@@ -118,7 +119,7 @@
 //! | integer | Fraction `n/1` | any Fraction equal to an integer in range |
 //! | float | Float | Fraction |
 //! | bytes | Column of Fractions | String |
-//! | data array | bytes in serde order, each used once | unused or shared bytes |
+//! | data array | bytes in serde order, each used once | unused or shared bytes before the last used byte |
 
 mod de;
 mod fraction;

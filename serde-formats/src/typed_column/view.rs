@@ -68,6 +68,7 @@ impl<'a> View<'a> {
             }
         }
         claims.finish(layout.tree_len())?;
+        layout.check_trailing()?;
         let node = layout.node(Cursor::Desc(0))?;
         Ok(View { layout, node })
     }

@@ -237,6 +237,8 @@ pub(crate) struct Layout<'a> {
     descs: usize,
     /// The data offset of the dense column's elements (when there is a chain).
     dense_base: usize,
+    /// Where the dense column's atoms end (0 without a chain).
+    dense_end: u64,
 }
 
 impl<'a> Layout<'a> {
@@ -277,6 +279,7 @@ impl<'a> Layout<'a> {
             tree_len,
             descs,
             dense_base: 0,
+            dense_end: 0,
         };
         if tree_len == descs {
             return Ok(layout);
@@ -365,7 +368,9 @@ impl<'a> Layout<'a> {
                         .checked_mul(size)
                         .and_then(|bytes| bytes.checked_add(base))
                         .filter(|&end| end <= data.len() as u64);
-                    if end.is_none() {
+                    if let Some(end) = end {
+                        layout.dense_end = end;
+                    } else {
                         return Err(desc_error(
                             ErrorKind::OutOfBounds,
                             index,
@@ -391,6 +396,29 @@ impl<'a> Layout<'a> {
     /// Number of descriptions in the tree part (before the dense chain).
     pub(crate) fn tree_len(&self) -> usize {
         self.tree_len
+    }
+
+    /// Rejects data bytes after the last byte any atom uses. Run after the tree was checked,
+    /// so every atom's range is known to be in bounds.
+    pub(crate) fn check_trailing(&self) -> Result<()> {
+        let mut end = self.dense_end;
+        for index in 0..self.tree_len {
+            let [kind, offset, length] = self.types.desc(index).unwrap_or([0; 3]);
+            if kind != Kind::Column.number() {
+                end = end.max(offset.saturating_add(length));
+            }
+        }
+        if end < self.data.len() as u64 {
+            return Err(Error::with_message(
+                ErrorKind::TrailingBytes,
+                format_args!(
+                    "{} data bytes after the last one used",
+                    self.data.len() as u64 - end
+                ),
+            )
+            .with_position(Position::Byte(end)));
+        }
+        Ok(())
     }
 
     /// Where errors about `cursor` point.
