@@ -20,7 +20,10 @@ fn golden(name: &str) -> Vec<u8> {
         .map(|line| line.split('#').next().unwrap_or(""))
         .flat_map(|line| line.chars().filter(|c| !c.is_whitespace()))
         .collect();
-    assert!(digits.len().is_multiple_of(2), "{name}: odd number of hex digits");
+    assert!(
+        digits.len().is_multiple_of(2),
+        "{name}: odd number of hex digits"
+    );
     (0..digits.len())
         .step_by(2)
         .map(|i| u8::from_str_radix(&digits[i..i + 2], 16).expect("hex digit"))

@@ -135,8 +135,9 @@ impl<'de> Deserializer<'de> {
             len,
             index: 0,
         };
-        let value = visitor.visit_seq(&mut seq)?;
+        let result = visitor.visit_seq(&mut seq);
         let read = seq.index;
+        let value = result.map_err(|err| self.fail(cursor, err))?;
         if read != len {
             return Err(self.fail(
                 cursor,
@@ -412,8 +413,9 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                     index: 0,
                     value: None,
                 };
-                let value = visitor.visit_map(&mut map)?;
+                let result = visitor.visit_map(&mut map);
                 let read = map.index;
+                let value = result.map_err(|err| self.fail(cursor, err))?;
                 if read != len {
                     return Err(self.fail(
                         cursor,
@@ -460,10 +462,12 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             } => {
                 self.enter(cursor, claim)?;
                 self.next = children.child(0);
-                let value = visitor.visit_enum(VariantAccess {
-                    de: &mut *self,
-                    payload: children.child(1),
-                })?;
+                let value = visitor
+                    .visit_enum(VariantAccess {
+                        de: &mut *self,
+                        payload: children.child(1),
+                    })
+                    .map_err(|err| self.fail(cursor, err))?;
                 self.remaining_depth += 1;
                 Ok(value)
             }

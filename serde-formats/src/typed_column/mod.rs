@@ -53,6 +53,7 @@
 //! * `[k'][c][s]` with `k` Boolean, Fraction or Float: `c` atoms of `s` bytes (`s` must be the
 //!   kind's size). This ends the chain.
 //! * `[4'][c][m]`: `c` columns of `m` elements each; the next level holds `c × m` elements.
+//!   `m` is at least 1 unless `c` is 0, so no level holds more elements than the atoms do.
 //!
 //! The first level's count is `n`, each next level's count is the level above's `c × m`, and the
 //! atoms end inside the data. A compressed description is only followed by compressed

@@ -658,4 +658,14 @@ fn depth_limit_guards_deep_nesting() {
         view = view.get(0).unwrap();
     }
     assert!(view.is_empty());
+    assert_eq!(format!("{:?}", view), "[]");
+}
+
+#[test]
+fn view_debug_prints_values() {
+    let types = [4, 1, 3, 0, 0, 1, 3, 1, 2, 1, 3, 16];
+    let mut data = vec![1, b'h', b'i'];
+    data.extend_from_slice(&le(&[1, 2]));
+    let view = View::from_columns(&types, &data).unwrap();
+    assert_eq!(format!("{view:?}"), "[true, \"hi\", 1/2]");
 }

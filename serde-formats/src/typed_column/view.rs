@@ -166,15 +166,41 @@ impl<'a> View<'a> {
     }
 }
 
-impl fmt::Debug for View<'_> {
+/// How deep `Debug` prints before writing `[..]`: input can nest deeper than the stack allows.
+const DEBUG_DEPTH: usize = 32;
+
+struct DebugAt<'a> {
+    view: View<'a>,
+    depth: usize,
+}
+
+impl fmt::Debug for DebugAt<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.node {
+        let view = &self.view;
+        match view.node {
             Node::Boolean(value) => write!(f, "{value:?}"),
             Node::Fraction(fraction) => write!(f, "{fraction}"),
             Node::Float(value) => write!(f, "{value:?}"),
-            Node::String { .. } => write!(f, "{:?}", self.as_str().unwrap_or_default()),
-            Node::Column { .. } => f.debug_list().entries(self.iter()).finish(),
+            Node::String { .. } => write!(f, "{:?}", view.as_str().unwrap_or_default()),
+            Node::Column { .. } if self.depth >= DEBUG_DEPTH => f.write_str("[..]"),
+            Node::Column { .. } => f
+                .debug_list()
+                .entries(view.iter().map(|child| DebugAt {
+                    view: child,
+                    depth: self.depth + 1,
+                }))
+                .finish(),
         }
+    }
+}
+
+impl fmt::Debug for View<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        DebugAt {
+            view: *self,
+            depth: 0,
+        }
+        .fmt(f)
     }
 }
 

@@ -333,6 +333,14 @@ impl<'a> Layout<'a> {
             let last = index + 1 == descs;
             match kind {
                 Kind::Column => {
+                    // Columns of no elements would let a few bytes claim any number of them.
+                    if size == 0 && count != 0 {
+                        return Err(desc_error(
+                            ErrorKind::OutOfBounds,
+                            index,
+                            format_args!("{count} compressed columns of 0 elements"),
+                        ));
+                    }
                     if last {
                         return Err(desc_error(
                             ErrorKind::MisplacedCompressed,
