@@ -251,7 +251,7 @@ fn view_to_json(view: View<'_>) -> Value {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
     fn rich_type_round_trips(value in rich()) {
@@ -282,6 +282,28 @@ proptest! {
         let again: Value = from_bytes(&to_bytes(&back).unwrap()).unwrap();
         prop_assert_eq!(&again, &back);
         prop_assert_eq!(view_to_json(View::from_bytes(&bytes).unwrap()), back);
+    }
+
+    #[test]
+    fn dense_matrices_round_trip(rows in 1usize..5, cols in 1usize..5, seed in any::<u64>()) {
+        let matrix: Vec<Vec<f64>> = (0..rows)
+            .map(|r| (0..cols).map(|c| (seed.wrapping_add((r * cols + c) as u64) % 1000) as f64).collect())
+            .collect();
+        let columns = to_columns(&matrix).unwrap();
+        let (r, c) = (rows as u64, cols as u64);
+        prop_assert_eq!(columns.types.clone(), vec![4, 0, r, (1 << 63) | 4, r, c, (1 << 63) | 2, r * c, 8]);
+        prop_assert_eq!(&from_columns::<Vec<Vec<f64>>>(&columns.types, &columns.data).unwrap(), &matrix);
+        let view = View::from_columns(&columns.types, &columns.data).unwrap();
+        prop_assert_eq!(view.get(rows - 1).and_then(|row| row.get(cols - 1)).and_then(|v| v.as_f64()), matrix[rows - 1].last().copied());
+    }
+
+    #[test]
+    fn ragged_nesting_round_trips(value in prop::collection::vec(prop::collection::vec(prop::collection::vec(any::<bool>(), 0..3), 0..3), 0..4)) {
+        for bytes in [to_bytes(&value).unwrap(), to_bytes_uncompressed(&value)] {
+            prop_assert_eq!(&from_bytes::<Vec<Vec<Vec<bool>>>>(&bytes).unwrap(), &value);
+            let via_de: Value = from_bytes(&bytes).unwrap();
+            prop_assert_eq!(view_to_json(View::from_bytes(&bytes).unwrap()), via_de);
+        }
     }
 
     #[test]

@@ -45,6 +45,5 @@ fn to_json(view: View<'_>) -> Value {
             assert!(view.get(view.len()).is_none());
             Value::Array(items)
         }
-        _ => unreachable!("no other kinds"),
     }
 }

@@ -64,10 +64,12 @@
 //! disagree, `count × size` overflowing, atoms past the data). The seed's
 //! `[4][0][3] [0'][3][1]` is a column of three Booleans at bytes 0, 1 and 2.
 //!
-//! The encoder writes a column dense when all its elements are atoms of one fixed-size kind and
-//! its description ends the type array once the value is complete: the root `Vec<f64>`, or a
-//! struct's trailing `Vec<f64>` field. It writes single-level chains only; the decoder reads
-//! chains of any depth. [`Serializer::with_compression`] turns this off.
+//! The encoder writes a column dense when its subtree is hyperrectangular with fixed-size leaves
+//! (all elements atoms of one kind, or all columns of one such shape: a `Vec<f64>`, a matrix
+//! `Vec<Vec<f64>>` with equal rows, a `Vec<Point>` of `struct Point { x: f64, y: f64 }`), it has
+//! at least one element, and its description ends the type array once the value is complete: the
+//! root, or the last column written, such as a trailing `Vec<f64>` field. The outermost such column
+//! is the one made dense. [`Serializer::with_compression`] turns this off.
 //!
 //! ## Framing
 //! [`to_bytes`] writes one buffer: the number of type words as a `u64` LE, the type words as
@@ -115,7 +117,7 @@
 //! | --- | --- | --- |
 //! | Boolean | data byte 0 or 1 | any non-zero byte as true |
 //! | empty Column | `[4][0][0]` | any offset |
-//! | Column of fixed-size atoms ending the array | dense `[4][d][n] [k'][n][s]` (compression on) | one description per element; multi-level chains |
+//! | hyperrectangular Column ending the array | dense `[4][d][n]` + chain (compression on) | one description per value |
 //! | other Columns | children reserved depth first: a column's children follow everything reserved before it | any layout where children follow their parent and form a tree |
 //! | integer | Fraction `n/1` | any Fraction equal to an integer in range |
 //! | float | Float | Fraction |

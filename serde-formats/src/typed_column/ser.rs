@@ -2,16 +2,22 @@
 //!
 //! # Layout algorithm
 //! A column's children must be contiguous and come after it, but serde hands us values depth
-//! first. So when a column starts, its children's descriptions are reserved at the end of the
-//! type array (`len` slots, known from serde's length hint), and each child later fills its slot;
-//! a child column reserves its own children at the end at that time. Every description is written
-//! once, and data bytes are appended in serde order.
+//! first. So when a column gets its place, its children's descriptions are reserved at the end
+//! of the type array (`len` slots, known from serde's length hint), and each child later fills
+//! its slot; a child column reserves its own children at the end at that time. Every description
+//! is written once, and data bytes are appended in serde order.
 //!
-//! A column does not reserve its slots until it sees an element that is not a fixed-size atom of
-//! the same kind as the ones before. Until then the atoms go straight into the data array, so a
-//! column of numbers costs one data write per element. If the column ends that way and it is the
-//! last description of the type array, it is written dense (`[4][d][n] [k'][n][s]`); if anything
-//! is reserved after it later, the dense tail is first expanded back into plain descriptions.
+//! A column does not reserve anything while its elements are *uniform*: all fixed-size atoms of
+//! one kind, or all columns of the same uniform shape (a hyperrectangle of atoms). Such elements
+//! only write their data, so a column of numbers costs one data write per element. The open
+//! columns form a stack ([`Frame`]s); a nested column that is still uniform has no slot yet.
+//! When an element breaks uniformity, the enclosing uniform columns reserve their slots, outermost
+//! first, and write plain descriptions for the elements they already hold: the same descriptions,
+//! in the same order, as if they had been written one by one.
+//!
+//! A uniform column that ends while its description is the last of the type array is written
+//! dense (`[4][d][n]` and its chain). If anything is reserved after it later, that dense tail is
+//! first expanded back into plain descriptions, so the output is always valid.
 //!
 //! Sequences and maps without a length hint serialize each element into a scratch type array
 //! (sharing the data array) and splice them in at the end, relocating child offsets.
@@ -28,6 +34,56 @@ const COLUMN: u64 = Kind::Column.number();
 /// Caps how much data capacity a length hint may make us reserve up front.
 const MAX_HINT_RESERVE: usize = 1 << 28;
 
+/// The shape of a uniform element: atoms of `kind`, nested in columns of lengths `dims`
+/// (outermost first; empty for an atom).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Shape {
+    kind: Kind,
+    dims: Vec<usize>,
+}
+
+impl Shape {
+    fn atom(kind: Kind) -> Self {
+        Shape {
+            kind,
+            dims: Vec::new(),
+        }
+    }
+
+    fn atom_size(&self) -> usize {
+        self.kind.fixed_size().unwrap_or(0)
+    }
+
+    /// Data bytes of one element of this shape.
+    fn bytes(&self) -> usize {
+        self.dims.iter().product::<usize>() * self.atom_size()
+    }
+}
+
+/// An open column.
+#[derive(Debug)]
+struct Frame {
+    /// Its description; `None` while it is a uniform element of the uniform frame below it.
+    slot: Option<usize>,
+    /// The length hint: how many children to expect.
+    len: usize,
+    mode: Mode,
+}
+
+#[derive(Debug)]
+enum Mode {
+    /// All elements so far have `shape`; nothing reserved, only data written from `data_start`.
+    Uniform {
+        shape: Option<Shape>,
+        data_start: usize,
+        count: usize,
+    },
+    /// Children reserved at `next..end`.
+    Slots { next: usize, end: usize },
+    /// No length hint: each element's scratch type array.
+    Unknown { trees: Vec<Vec<u64>> },
+}
+
 /// The arrays being written.
 #[derive(Debug)]
 pub(crate) struct Output {
@@ -36,6 +92,32 @@ pub(crate) struct Output {
     compress: bool,
     /// The dense column currently ending the type array, if any.
     dense_tail: Option<usize>,
+    /// The open columns, innermost last.
+    frames: Vec<Frame>,
+}
+
+#[cold]
+fn length_mismatch(hint: usize, what: &str) -> Error {
+    Error::with_message(
+        ErrorKind::Unsupported,
+        format_args!("length hint {hint} does not match the {what} serialized"),
+    )
+}
+
+#[cold]
+fn integer_too_wide(value: impl std::fmt::Display) -> Error {
+    Error::with_message(
+        ErrorKind::IntegerOverflow,
+        format_args!("integer {value} does not fit a Fraction numerator (i64)"),
+    )
+}
+
+#[cold]
+fn lost_frame() -> Error {
+    Error::with_message(
+        ErrorKind::Unsupported,
+        "a column was ended out of order by the Serialize impl",
+    )
 }
 
 impl Output {
@@ -45,17 +127,19 @@ impl Output {
             data: Vec::new(),
             compress,
             dense_tail: None,
+            frames: Vec::new(),
         }
     }
 
-    /// A scratch output for one element of unknown-length collection: a root slot, the shared
+    /// A scratch output for one element of an unknown-length collection: root slots, the shared
     /// data array, no compression (its descriptions will not end the final array).
-    fn scratch(data: Vec<u8>, root_slots: usize) -> Self {
+    fn scratch(data: Vec<u8>, types: Vec<u64>) -> Self {
         Output {
-            types: vec![0; root_slots * 3],
+            types,
             data,
             compress: false,
             dense_tail: None,
+            frames: Vec::new(),
         }
     }
 
@@ -87,24 +171,57 @@ impl Output {
         Ok(first)
     }
 
+    /// Writes plain descriptions for a uniform value at `slot` whose data starts at `at`.
+    fn write_uniform(&mut self, slot: usize, kind: Kind, dims: &[usize], at: usize) -> Result<()> {
+        let Some((&len, inner)) = dims.split_first() else {
+            let size = kind.fixed_size().unwrap_or(0);
+            self.set(slot, kind.number(), at as u64, size as u64);
+            return Ok(());
+        };
+        let first = self.reserve(len)?;
+        self.set(slot, COLUMN, first as u64, len as u64);
+        let stride = inner.iter().product::<usize>() * kind.fixed_size().unwrap_or(0);
+        for i in 0..len {
+            self.write_uniform(first + i, kind, inner, at + i * stride)?;
+        }
+        Ok(())
+    }
+
+    /// Writes a uniform column of `len` elements of `shape` at `slot` as a dense tail.
+    fn write_dense(&mut self, slot: usize, shape: &Shape, len: usize, at: usize) {
+        self.set(slot, COLUMN, at as u64, len as u64);
+        let mut count = len as u64;
+        for &dim in &shape.dims {
+            self.types
+                .extend_from_slice(&[COLUMN | COMPRESSED, count, dim as u64]);
+            count *= dim as u64;
+        }
+        self.types.extend_from_slice(&[
+            shape.kind.number() | COMPRESSED,
+            count,
+            shape.atom_size() as u64,
+        ]);
+        self.dense_tail = Some(slot);
+    }
+
     /// Rewrites a dense tail as plain descriptions, because something now follows it.
     fn expand_dense_tail(&mut self) {
         let Some(column) = self.dense_tail.take() else {
             return;
         };
-        let chain = (column + 1) * 3;
-        let (kind, count, size) = (
-            self.types[chain] & !COMPRESSED,
-            self.types[chain + 1],
-            self.types[chain + 2],
-        );
-        let base = self.types[column * 3 + 1];
-        self.types.truncate(chain);
-        self.types[column * 3 + 1] = (column + 1) as u64;
-        self.types.reserve(count as usize * 3);
-        for i in 0..count {
-            self.types.extend_from_slice(&[kind, base + i * size, size]);
+        let base = self.types[column * 3 + 1] as usize;
+        let mut dims = vec![self.types[column * 3 + 2] as usize];
+        let mut kind = Kind::Boolean;
+        for desc in self.types[(column + 1) * 3..].chunks_exact(3) {
+            match Kind::from_number(desc[0] & !COMPRESSED) {
+                Some(Kind::Column) => dims.push(desc[2] as usize),
+                Some(atom) => kind = atom,
+                None => {}
+            }
         }
+        self.types.truncate((column + 1) * 3);
+        // Cannot fail: these descriptions were reserved once already.
+        let _ = self.write_uniform(column, kind, &dims, base);
     }
 
     fn push_str(&mut self, slot: usize, s: &str) {
@@ -133,217 +250,267 @@ impl Output {
         }
         Ok(())
     }
-}
 
-#[cold]
-fn length_mismatch(hint: usize, what: &str) -> Error {
-    Error::with_message(
-        ErrorKind::Unsupported,
-        format_args!("length hint {hint} does not match the {what} serialized"),
-    )
-}
-
-#[cold]
-fn integer_too_wide(value: impl std::fmt::Display) -> Error {
-    Error::with_message(
-        ErrorKind::IntegerOverflow,
-        format_args!("integer {value} does not fit a Fraction numerator (i64)"),
-    )
-}
-
-/// A column being written.
-#[derive(Debug)]
-pub(crate) struct SeqState {
-    /// The column's own description.
-    slot: usize,
-    /// The length hint: how many children to expect.
-    len: usize,
-    mode: Mode,
-}
-
-#[derive(Debug)]
-enum Mode {
-    /// Only fixed-size atoms of one kind so far; no slots reserved yet.
-    Atoms {
-        kind: Option<Kind>,
-        data_start: usize,
-        count: usize,
-    },
-    /// Children reserved at `next..end`.
-    Slots { next: usize, end: usize },
-    /// No length hint: each element's scratch type array.
-    Unknown { trees: Vec<Vec<u64>> },
-}
-
-impl SeqState {
-    fn new(out: &Output, slot: usize, len: Option<usize>) -> Self {
+    /// Opens a column. As an element of uniform frame `parent` that still takes columns it opens
+    /// uniform without a slot; otherwise it takes its place first.
+    fn open(&mut self, target: Target, len: Option<usize>) -> Result<usize> {
+        let candidate = match (target, len) {
+            (Target::Element(parent), Some(len)) if len > 0 => match &self.frames[parent].mode {
+                Mode::Uniform { shape, count, .. } => {
+                    *count < self.frames[parent].len
+                        && shape.as_ref().is_none_or(|shape| !shape.dims.is_empty())
+                }
+                _ => false,
+            },
+            _ => false,
+        };
+        let slot = if candidate {
+            None
+        } else {
+            Some(self.place(target)?)
+        };
         let mode = match len {
-            Some(_) => Mode::Atoms {
-                kind: None,
-                data_start: out.data.len(),
+            Some(_) => Mode::Uniform {
+                shape: None,
+                data_start: self.data.len(),
                 count: 0,
             },
             None => Mode::Unknown { trees: Vec::new() },
         };
-        SeqState {
+        self.frames.push(Frame {
             slot,
             len: len.unwrap_or(0),
             mode,
+        });
+        Ok(self.frames.len() - 1)
+    }
+
+    /// The slot a value takes at `target`, making its column reserve slots if needed.
+    fn place(&mut self, target: Target) -> Result<usize> {
+        match target {
+            Target::Slot(slot) => Ok(slot),
+            Target::Element(frame) => self.next_slot(frame),
         }
     }
 
-    /// Reserves the children and writes the atoms seen so far as plain descriptions.
-    fn materialize(&mut self, out: &mut Output) -> Result<()> {
-        if let Mode::Atoms {
-            kind,
-            data_start,
-            count,
-        } = self.mode
-        {
-            let first = out.reserve(self.len)?;
-            if let Some(kind) = kind {
-                let size = kind.fixed_size().unwrap_or(0);
+    /// The slot of frame `index`'s next child.
+    fn next_slot(&mut self, index: usize) -> Result<usize> {
+        if matches!(self.frames[index].mode, Mode::Uniform { .. }) {
+            self.break_uniform(index)?;
+        }
+        let frame = &mut self.frames[index];
+        match &mut frame.mode {
+            Mode::Slots { next, end } if *next < *end => {
+                *next += 1;
+                Ok(*next - 1)
+            }
+            _ => Err(length_mismatch(frame.len, "elements")),
+        }
+    }
+
+    /// Frame `index` stops being uniform: it and every uniform frame it is nested in without a
+    /// slot reserve their children, outermost first, writing the elements they already hold.
+    #[cold]
+    fn break_uniform(&mut self, index: usize) -> Result<()> {
+        let mut outermost = index;
+        while self.frames[outermost].slot.is_none() && outermost > 0 {
+            outermost -= 1;
+        }
+        for at in outermost..=index {
+            let frame = &self.frames[at];
+            let (
+                Some(slot),
+                Mode::Uniform {
+                    shape,
+                    data_start,
+                    count,
+                },
+            ) = (frame.slot, &frame.mode)
+            else {
+                return Err(lost_frame());
+            };
+            let (len, data_start, count) = (frame.len, *data_start, *count);
+            let shape = shape.clone();
+            let first = self.reserve(len)?;
+            self.set(slot, COLUMN, first as u64, len as u64);
+            if let Some(shape) = &shape {
+                let stride = shape.bytes();
                 for i in 0..count {
-                    out.set(
+                    self.write_uniform(
                         first + i,
-                        kind.number(),
-                        (data_start + i * size) as u64,
-                        size as u64,
-                    );
+                        shape.kind,
+                        &shape.dims,
+                        data_start + i * stride,
+                    )?;
                 }
             }
-            out.set(self.slot, COLUMN, first as u64, self.len as u64);
-            self.mode = Mode::Slots {
-                next: first + count,
-                end: first + self.len,
+            let mut next = first + count;
+            if at < index {
+                // The open element nested in this frame takes the next slot.
+                self.frames[at + 1].slot = Some(next);
+                next += 1;
+            }
+            self.frames[at].mode = Mode::Slots {
+                next,
+                end: first + len,
             };
         }
         Ok(())
     }
 
-    /// The slot of the next child.
-    fn next_slot(&mut self, out: &mut Output) -> Result<usize> {
-        self.materialize(out)?;
-        match &mut self.mode {
-            Mode::Slots { next, end } if *next < *end => {
-                *next += 1;
-                Ok(*next - 1)
-            }
-            _ => Err(length_mismatch(self.len, "elements")),
+    /// Closes frame `index` (the innermost).
+    fn close(&mut self, index: usize) -> Result<()> {
+        if index + 1 != self.frames.len() {
+            return Err(lost_frame());
         }
-    }
-
-    fn finish(self, out: &mut Output) -> Result<()> {
-        match self.mode {
-            Mode::Atoms {
-                kind,
+        let Some(frame) = self.frames.pop() else {
+            return Err(lost_frame());
+        };
+        let Frame { slot, len, mode } = frame;
+        match mode {
+            Mode::Uniform {
+                shape,
                 data_start,
                 count,
             } => {
-                if count != self.len {
-                    return Err(length_mismatch(self.len, "elements"));
+                if count != len {
+                    return Err(length_mismatch(len, "elements"));
                 }
-                match kind {
-                    None => out.set(self.slot, COLUMN, 0, 0),
-                    Some(kind) if out.compress && self.slot + 1 == out.descs() => {
-                        let size = kind.fixed_size().unwrap_or(0) as u64;
-                        out.set(self.slot, COLUMN, data_start as u64, count as u64);
-                        out.types.extend_from_slice(&[
-                            kind.number() | COMPRESSED,
-                            count as u64,
-                            size,
-                        ]);
-                        out.dense_tail = Some(self.slot);
+                match (slot, shape) {
+                    (Some(slot), None) => {
+                        self.set(slot, COLUMN, 0, 0);
+                        Ok(())
                     }
-                    Some(_) => {
-                        let mut state = self;
-                        state.materialize(out)?;
+                    (Some(slot), Some(shape)) => {
+                        if self.compress && slot + 1 == self.descs() {
+                            self.write_dense(slot, &shape, len, data_start);
+                            Ok(())
+                        } else {
+                            let mut dims = Vec::with_capacity(shape.dims.len() + 1);
+                            dims.push(len);
+                            dims.extend_from_slice(&shape.dims);
+                            self.write_uniform(slot, shape.kind, &dims, data_start)
+                        }
                     }
+                    (None, Some(shape)) => {
+                        self.close_uniform_element(index, shape, len, data_start)
+                    }
+                    (None, None) => Err(lost_frame()),
                 }
-                Ok(())
             }
             Mode::Slots { next, end } => {
                 if next == end {
                     Ok(())
                 } else {
-                    Err(length_mismatch(self.len, "elements"))
+                    Err(length_mismatch(len, "elements"))
                 }
             }
-            Mode::Unknown { trees } => out.splice(self.slot, trees),
+            Mode::Unknown { trees } => match slot {
+                Some(slot) => self.splice(slot, trees),
+                None => Err(lost_frame()),
+            },
         }
+    }
+
+    /// A uniform column without a slot ended: it becomes one more element of its parent, which
+    /// stays uniform if the shapes agree.
+    fn close_uniform_element(
+        &mut self,
+        index: usize,
+        shape: Shape,
+        len: usize,
+        data_start: usize,
+    ) -> Result<()> {
+        let parent = index.checked_sub(1).ok_or_else(lost_frame)?;
+        let Mode::Uniform {
+            shape: parent_shape,
+            count,
+            ..
+        } = &mut self.frames[parent].mode
+        else {
+            return Err(lost_frame());
+        };
+        let matches = match parent_shape {
+            Some(expected) => {
+                expected.kind == shape.kind
+                    && expected.dims.first() == Some(&len)
+                    && expected.dims[1..] == shape.dims[..]
+            }
+            None => {
+                let mut dims = Vec::with_capacity(shape.dims.len() + 1);
+                dims.push(len);
+                dims.extend_from_slice(&shape.dims);
+                *parent_shape = Some(Shape {
+                    kind: shape.kind,
+                    dims,
+                });
+                true
+            }
+        };
+        if matches {
+            *count += 1;
+            return Ok(());
+        }
+        let slot = self.next_slot(parent)?;
+        let mut dims = Vec::with_capacity(shape.dims.len() + 1);
+        dims.push(len);
+        dims.extend_from_slice(&shape.dims);
+        self.write_uniform(slot, shape.kind, &dims, data_start)
     }
 }
 
 /// Where the value being serialized goes.
-enum Target<'a> {
+#[derive(Debug, Clone, Copy)]
+enum Target {
     /// A reserved description.
     Slot(usize),
-    /// The next element of a column, which may still be collecting atoms.
-    Element(&'a mut SeqState),
+    /// The next element of open frame `usize`, which may still be uniform.
+    Element(usize),
 }
 
 /// Serializes one value into its place; the serde glue behind [`Serializer`].
 pub struct ValueSerializer<'a> {
     out: &'a mut Output,
-    target: Target<'a>,
+    target: Target,
 }
 
 impl<'a> ValueSerializer<'a> {
-    /// Writes a fixed-size atom, into the column's data run if it still collects atoms.
+    /// Writes a fixed-size atom: only its data while its column is uniform.
     #[inline]
     fn atom(self, kind: Kind, bytes: &[u8]) -> Result<()> {
         let ValueSerializer { out, target } = self;
-        let slot = match target {
-            Target::Slot(slot) => slot,
-            Target::Element(seq) => {
-                if let Mode::Atoms {
-                    kind: run_kind,
-                    count,
-                    ..
-                } = &mut seq.mode
-                {
-                    if *count < seq.len {
-                        match run_kind {
-                            Some(run) if *run == kind => {}
-                            None => {
-                                *run_kind = Some(kind);
-                                let rest = (seq.len - 1).saturating_mul(bytes.len());
-                                out.data.reserve(rest.min(MAX_HINT_RESERVE));
-                            }
-                            Some(_) => return Self::placed(out, seq, kind, bytes),
+        if let Target::Element(index) = target {
+            let frame = &mut out.frames[index];
+            if let Mode::Uniform { shape, count, .. } = &mut frame.mode {
+                if *count < frame.len {
+                    let fits = match shape {
+                        Some(shape) => shape.kind == kind && shape.dims.is_empty(),
+                        None => {
+                            *shape = Some(Shape::atom(kind));
+                            let rest = (frame.len - 1).saturating_mul(bytes.len());
+                            out.data.reserve(rest.min(MAX_HINT_RESERVE));
+                            true
                         }
+                    };
+                    if fits {
                         *count += 1;
                         out.data.extend_from_slice(bytes);
                         return Ok(());
                     }
                 }
-                seq.next_slot(out)?
-            }
-        };
-        let at = out.data.len() as u64;
-        out.data.extend_from_slice(bytes);
-        out.set(slot, kind.number(), at, bytes.len() as u64);
-        Ok(())
-    }
-
-    #[cold]
-    fn placed(out: &mut Output, seq: &mut SeqState, kind: Kind, bytes: &[u8]) -> Result<()> {
-        let slot = seq.next_slot(out)?;
-        let at = out.data.len() as u64;
-        out.data.extend_from_slice(bytes);
-        out.set(slot, kind.number(), at, bytes.len() as u64);
-        Ok(())
-    }
-
-    /// The slot this value takes, reserving the parent's children if needed.
-    fn into_slot(self) -> Result<(&'a mut Output, usize)> {
-        match self.target {
-            Target::Slot(slot) => Ok((self.out, slot)),
-            Target::Element(seq) => {
-                let slot = seq.next_slot(self.out)?;
-                Ok((self.out, slot))
             }
         }
+        let slot = out.place(target)?;
+        let at = out.data.len() as u64;
+        out.data.extend_from_slice(bytes);
+        out.set(slot, kind.number(), at, bytes.len() as u64);
+        Ok(())
+    }
+
+    /// The slot this value takes, reserving its column's children if needed.
+    fn into_slot(self) -> Result<(&'a mut Output, usize)> {
+        let slot = self.out.place(self.target)?;
+        Ok((self.out, slot))
     }
 
     fn integer(self, value: i64) -> Result<()> {
@@ -351,9 +518,11 @@ impl<'a> ValueSerializer<'a> {
     }
 
     fn seq(self, len: Option<usize>) -> Result<SeqSerializer<'a>> {
-        let (out, slot) = self.into_slot()?;
-        let state = SeqState::new(out, slot, len);
-        Ok(SeqSerializer { out, state })
+        let frame = self.out.open(self.target, len)?;
+        Ok(SeqSerializer {
+            out: self.out,
+            frame,
+        })
     }
 
     /// `Column[name, payload]`: writes the name and returns the payload's slot.
@@ -369,30 +538,33 @@ impl<'a> ValueSerializer<'a> {
 /// Writes the elements of a column: sequences, tuples, structs and variant payloads.
 pub struct SeqSerializer<'a> {
     out: &'a mut Output,
-    state: SeqState,
+    /// This column's index in the output's frame stack.
+    frame: usize,
 }
 
 impl SeqSerializer<'_> {
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        if let Mode::Unknown { trees } = &mut self.state.mode {
-            let mut scratch = Output::scratch(std::mem::take(&mut self.out.data), 1);
+        if let Mode::Unknown { .. } = self.out.frames[self.frame].mode {
+            let mut scratch = Output::scratch(std::mem::take(&mut self.out.data), vec![0; 3]);
             let result = value.serialize(ValueSerializer {
                 out: &mut scratch,
                 target: Target::Slot(0),
             });
             self.out.data = std::mem::take(&mut scratch.data);
             result?;
-            trees.push(scratch.types);
+            if let Mode::Unknown { trees } = &mut self.out.frames[self.frame].mode {
+                trees.push(scratch.types);
+            }
             return Ok(());
         }
         value.serialize(ValueSerializer {
             out: &mut *self.out,
-            target: Target::Element(&mut self.state),
+            target: Target::Element(self.frame),
         })
     }
 
     fn finish(self) -> Result<()> {
-        self.state.finish(self.out)
+        self.out.close(self.frame)
     }
 }
 
@@ -510,8 +682,7 @@ impl MapSerializer<'_> {
         slot: usize,
         value: &(impl Serialize + ?Sized),
     ) -> Result<Vec<u64>> {
-        let mut scratch = Output::scratch(std::mem::take(&mut self.out.data), 0);
-        scratch.types = types;
+        let mut scratch = Output::scratch(std::mem::take(&mut self.out.data), types);
         let result = value.serialize(ValueSerializer {
             out: &mut scratch,
             target: Target::Slot(slot),
@@ -729,8 +900,11 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
         len: usize,
     ) -> Result<SeqSerializer<'a>> {
         let (out, payload) = self.variant(variant)?;
-        let state = SeqState::new(out, payload, Some(len));
-        Ok(SeqSerializer { out, state })
+        ValueSerializer {
+            out,
+            target: Target::Slot(payload),
+        }
+        .seq(Some(len))
     }
     fn serialize_map(self, len: Option<usize>) -> Result<MapSerializer<'a>> {
         let (out, slot) = self.into_slot()?;

@@ -228,6 +228,55 @@ fn multi_level_chain_decodes() {
     assert!(view.get(2).is_none());
 }
 
+fn floats(values: &[f64]) -> Vec<u8> {
+    values.iter().flat_map(|f| f.to_le_bytes()).collect()
+}
+
+#[test]
+fn matrix_is_written_dense_with_a_two_level_chain() {
+    let matrix = vec![vec![1.0, 2.0, 3.0], vec![4.0, 5.0, 6.0]];
+    let columns = to_columns(&matrix).unwrap();
+    assert_eq!(columns.types, [4, 0, 2, C | 4, 2, 3, C | 2, 6, 8]);
+    assert_eq!(columns.data, floats(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]));
+    let plain = uncompressed(&vec![vec![1.0, 2.0], vec![3.0, 4.0]]);
+    assert_eq!(
+        plain.types,
+        [4, 1, 2, 4, 3, 2, 4, 5, 2, 2, 0, 8, 2, 8, 8, 2, 16, 8, 2, 24, 8]
+    );
+}
+
+#[test]
+fn uniformity_broken_by_a_later_shape_writes_plain_descriptions() {
+    let value = vec![vec![vec![true]], vec![vec![false, true]]];
+    let columns = to_columns(&value).unwrap();
+    assert_eq!(
+        columns.types,
+        [4, 1, 2, 4, 3, 1, 4, 5, 1, 4, 4, 1, 0, 0, 1, 4, 6, 2, 0, 1, 1, 0, 2, 1]
+    );
+    assert_eq!(columns.data, [1, 0, 1]);
+    assert_eq!(
+        from_columns::<Vec<Vec<Vec<bool>>>>(&columns.types, &columns.data).unwrap(),
+        value
+    );
+}
+
+#[test]
+fn uniformity_broken_inside_an_open_column_writes_plain_descriptions() {
+    let value = json!([[1.0, 2.0], [3.0, "x"]]);
+    let columns = to_columns(&value).unwrap();
+    assert_eq!(
+        columns.types,
+        [4, 1, 2, 4, 3, 2, 4, 5, 2, 2, 0, 8, 2, 8, 8, 2, 16, 8, 3, 24, 1]
+    );
+    let mut data = floats(&[1.0, 2.0, 3.0]);
+    data.push(b'x');
+    assert_eq!(columns.data, data);
+    assert_eq!(
+        from_columns::<serde_json::Value>(&columns.types, &data).unwrap(),
+        value
+    );
+}
+
 /// Serializes its elements with no length hint.
 struct Unsized<T>(T);
 
