@@ -72,9 +72,11 @@
 //! is the one made dense. [`Serializer::with_compression`] turns this off.
 //!
 //! ## Framing
-//! [`to_bytes`] writes one buffer: the number of type words as a `u64` LE, the type words as
-//! `u64` LE, then the data array to the end of the buffer. A count claiming more words than
-//! follow is [`ErrorKind::LengthPastEnd`]; fewer than 8 bytes is [`ErrorKind::UnexpectedEnd`].
+//! [`to_bytes`] and [`to_writer`] write one buffer: the number of type words as a `u64` LE,
+//! the type words as `u64` LE, then the data array to the end of the buffer. A count claiming
+//! more words than follow is [`ErrorKind::LengthPastEnd`]; fewer than 8 bytes is
+//! [`ErrorKind::UnexpectedEnd`]. Nothing records the data length, so a frame cannot be followed
+//! by other bytes: there is no `take_from_bytes`, and [`from_reader`] reads to the end.
 //!
 //! ## serde data model
 //! * **bool**: Boolean.
@@ -130,6 +132,7 @@ mod ser;
 mod view;
 mod wire;
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 pub use de::{Deserializer, DEFAULT_DEPTH_LIMIT};
@@ -209,6 +212,44 @@ pub fn to_columns<T: ?Sized + Serialize>(value: &T) -> Result<TypedColumns> {
 /// ```
 pub fn to_bytes<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
     Ok(to_columns(value)?.to_bytes())
+}
+
+/// Serializes `value` as one framed buffer into `writer`.
+///
+/// # Errors
+/// As [`to_columns`], plus [`ErrorKind::Io`] from the writer.
+///
+/// ```
+/// use serde_formats::typed_column::{to_bytes, to_writer};
+///
+/// let mut out = Vec::new();
+/// to_writer(&mut out, &["hi", "bye"])?;
+/// assert_eq!(out, to_bytes(&["hi", "bye"])?);
+/// # Ok::<(), serde_formats::Error>(())
+/// ```
+pub fn to_writer<W: std::io::Write, T: ?Sized + Serialize>(mut writer: W, value: &T) -> Result<()> {
+    let columns = to_columns(value)?;
+    let mut head = Vec::with_capacity(8 + columns.types.len() * 8);
+    head.extend_from_slice(&(columns.types.len() as u64).to_le_bytes());
+    for word in &columns.types {
+        head.extend_from_slice(&word.to_le_bytes());
+    }
+    writer.write_all(&head)?;
+    writer.write_all(&columns.data)?;
+    Ok(())
+}
+
+/// Reads a framed buffer to the end of `reader` and deserializes an owned `T` from it.
+///
+/// The frame does not record the data length (the data runs to the end of the buffer), so the
+/// reader must hold exactly one value; for the same reason there is no `take_from_bytes`.
+///
+/// # Errors
+/// As [`from_bytes`], plus [`ErrorKind::Io`] from the reader.
+pub fn from_reader<R: std::io::Read, T: DeserializeOwned>(mut reader: R) -> Result<T> {
+    let mut bytes = Vec::new();
+    reader.read_to_end(&mut bytes)?;
+    from_bytes(&bytes)
 }
 
 /// Deserializes a `T` from the two arrays, borrowing strings from `data`.

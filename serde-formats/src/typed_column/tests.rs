@@ -718,3 +718,20 @@ fn view_debug_prints_values() {
     let view = View::from_columns(&types, &data).unwrap();
     assert_eq!(format!("{view:?}"), "[true, \"hi\", 1/2]");
 }
+
+#[test]
+fn writer_and_reader_use_the_frame() {
+    let mut out = Vec::new();
+    to_writer(&mut out, &("a", 2u8)).unwrap();
+    assert_eq!(
+        out,
+        frame(
+            &[4, 1, 2, 3, 0, 1, 1, 1, 16],
+            &[b"a".as_slice(), &le(&[2, 1])].concat()
+        )
+    );
+    let back: (String, u8) = from_reader(out.as_slice()).unwrap();
+    assert_eq!(back, ("a".to_owned(), 2));
+    let err = from_reader::<_, (String, u8)>(&out[..10]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::LengthPastEnd);
+}
