@@ -8,7 +8,7 @@
 use serde::de::{self, value::BorrowedStrDeserializer, DeserializeSeed, Visitor};
 
 use super::fraction::FRACTION_TOKEN;
-use super::wire::{utf8, Children, Claims, Cursor, Layout, Node};
+use super::wire::{utf8, Children, Claims, Cursor, Kind, Layout, Node};
 use crate::error::{Error, ErrorKind, Result};
 
 /// The default limit on how deeply columns may nest.
@@ -161,6 +161,7 @@ impl<'de> Deserializer<'de> {
         }
     }
 
+    #[inline]
     fn float(&mut self) -> Result<f64> {
         let (cursor, node) = self.take()?;
         match node {
@@ -170,6 +171,7 @@ impl<'de> Deserializer<'de> {
         }
     }
 
+    #[inline]
     fn string(&mut self) -> Result<(Cursor, &'de str)> {
         let (cursor, node) = self.take()?;
         match node {
@@ -235,6 +237,15 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if let Cursor::ChainAtom {
+            kind: Kind::Boolean,
+            at,
+        } = self.next
+        {
+            if let Some(&byte) = self.layout.data().get(at) {
+                return visitor.visit_bool(byte != 0);
+            }
+        }
         let (cursor, node) = self.take()?;
         match node {
             Node::Boolean(value) => visitor.visit_bool(value),
@@ -261,6 +272,16 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        // Fast path: a Float of a dense column, already checked to lie in the data.
+        if let Cursor::ChainAtom {
+            kind: Kind::Float,
+            at,
+        } = self.next
+        {
+            if let Some(bytes) = self.layout.data().get(at..).and_then(|d| d.first_chunk()) {
+                return visitor.visit_f64(f64::from_le_bytes(*bytes));
+            }
+        }
         let value = self.float()?;
         visitor.visit_f64(value)
     }

@@ -167,12 +167,20 @@ impl TypedColumns {
     /// ```
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut bytes = Vec::with_capacity(8 + self.types.len() * 8 + self.data.len());
-        bytes.extend_from_slice(&(self.types.len() as u64).to_le_bytes());
-        for word in &self.types {
-            bytes.extend_from_slice(&word.to_le_bytes());
-        }
+        write_head(&mut bytes, &self.types);
         bytes.extend_from_slice(&self.data);
         bytes
+    }
+}
+
+/// Appends the frame head: the type word count and the type words, little-endian.
+fn write_head(bytes: &mut Vec<u8>, types: &[u64]) {
+    bytes.extend_from_slice(&(types.len() as u64).to_le_bytes());
+    let start = bytes.len();
+    bytes.resize(start + types.len() * 8, 0);
+    // One pass over a pre-sized buffer: a tight loop instead of a capacity check per word.
+    for (chunk, word) in bytes[start..].chunks_exact_mut(8).zip(types) {
+        chunk.copy_from_slice(&word.to_le_bytes());
     }
 }
 
@@ -230,10 +238,7 @@ pub fn to_bytes<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
 pub fn to_writer<W: std::io::Write, T: ?Sized + Serialize>(mut writer: W, value: &T) -> Result<()> {
     let columns = to_columns(value)?;
     let mut head = Vec::with_capacity(8 + columns.types.len() * 8);
-    head.extend_from_slice(&(columns.types.len() as u64).to_le_bytes());
-    for word in &columns.types {
-        head.extend_from_slice(&word.to_le_bytes());
-    }
+    write_head(&mut head, &columns.types);
     writer.write_all(&head)?;
     writer.write_all(&columns.data)?;
     Ok(())

@@ -286,6 +286,7 @@ impl Output {
     }
 
     /// The slot a value takes at `target`, making its column reserve slots if needed.
+    #[inline]
     fn place(&mut self, target: Target) -> Result<usize> {
         match target {
             Target::Slot(slot) => Ok(slot),
@@ -294,6 +295,7 @@ impl Output {
     }
 
     /// The slot of frame `index`'s next child.
+    #[inline]
     fn next_slot(&mut self, index: usize) -> Result<usize> {
         if matches!(self.frames[index].mode, Mode::Uniform { .. }) {
             self.break_uniform(index)?;
@@ -321,16 +323,17 @@ impl Output {
             let (
                 Some(slot),
                 Mode::Uniform {
-                    shape,
-                    data_start,
-                    count,
+                    data_start, count, ..
                 },
             ) = (frame.slot, &frame.mode)
             else {
                 return Err(lost_frame());
             };
             let (len, data_start, count) = (frame.len, *data_start, *count);
-            let shape = shape.clone();
+            let shape = match &mut self.frames[at].mode {
+                Mode::Uniform { shape, .. } => shape.take(),
+                _ => None,
+            };
             let first = self.reserve(len)?;
             self.set(slot, COLUMN, first as u64, len as u64);
             if let Some(shape) = &shape {
@@ -475,28 +478,47 @@ pub struct ValueSerializer<'a> {
 }
 
 impl<'a> ValueSerializer<'a> {
-    /// Writes a fixed-size atom: only its data while its column is uniform.
-    #[inline]
-    fn atom(self, kind: Kind, bytes: &[u8]) -> Result<()> {
+    /// Writes a fixed-size atom: only its data while its column is a uniform run of this kind.
+    #[inline(always)]
+    fn atom<const N: usize>(self, kind: Kind, bytes: [u8; N]) -> Result<()> {
+        if let Target::Element(index) = self.target {
+            if let Some(frame) = self.out.frames.get_mut(index) {
+                if let Mode::Uniform {
+                    shape: Some(shape),
+                    count,
+                    ..
+                } = &mut frame.mode
+                {
+                    if shape.kind == kind && shape.dims.is_empty() && *count < frame.len {
+                        *count += 1;
+                        self.out.data.extend_from_slice(&bytes);
+                        return Ok(());
+                    }
+                }
+            }
+        }
+        self.atom_slow(kind, &bytes)
+    }
+
+    /// The first atom of a column, or an atom that does not continue a uniform run.
+    #[inline(never)]
+    fn atom_slow(self, kind: Kind, bytes: &[u8]) -> Result<()> {
         let ValueSerializer { out, target } = self;
         if let Target::Element(index) = target {
             let frame = &mut out.frames[index];
-            if let Mode::Uniform { shape, count, .. } = &mut frame.mode {
+            if let Mode::Uniform {
+                shape: shape @ None,
+                count,
+                ..
+            } = &mut frame.mode
+            {
                 if *count < frame.len {
-                    let fits = match shape {
-                        Some(shape) => shape.kind == kind && shape.dims.is_empty(),
-                        None => {
-                            *shape = Some(Shape::atom(kind));
-                            let rest = (frame.len - 1).saturating_mul(bytes.len());
-                            out.data.reserve(rest.min(MAX_HINT_RESERVE));
-                            true
-                        }
-                    };
-                    if fits {
-                        *count += 1;
-                        out.data.extend_from_slice(bytes);
-                        return Ok(());
-                    }
+                    *shape = Some(Shape::atom(kind));
+                    *count += 1;
+                    let rest = (frame.len - 1).saturating_mul(bytes.len());
+                    out.data.reserve(rest.min(MAX_HINT_RESERVE));
+                    out.data.extend_from_slice(bytes);
+                    return Ok(());
                 }
             }
         }
@@ -508,20 +530,24 @@ impl<'a> ValueSerializer<'a> {
     }
 
     /// The slot this value takes, reserving its column's children if needed.
+    #[inline]
     fn into_slot(self) -> Result<(&'a mut Output, usize)> {
         let slot = self.out.place(self.target)?;
         Ok((self.out, slot))
     }
 
+    #[inline]
     fn integer(self, value: i64) -> Result<()> {
-        self.atom(Kind::Fraction, &Fraction::from(value).to_le_bytes())
+        self.atom(Kind::Fraction, Fraction::from(value).to_le_bytes())
     }
 
+    #[inline]
     fn seq(self, len: Option<usize>) -> Result<SeqSerializer<'a>> {
         let frame = self.out.open(self.target, len)?;
         Ok(SeqSerializer {
             out: self.out,
             frame,
+            unknown: len.is_none(),
         })
     }
 
@@ -540,11 +566,14 @@ pub struct SeqSerializer<'a> {
     out: &'a mut Output,
     /// This column's index in the output's frame stack.
     frame: usize,
+    /// No length hint: elements go through scratch outputs.
+    unknown: bool,
 }
 
 impl SeqSerializer<'_> {
+    #[inline]
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        if let Mode::Unknown { .. } = self.out.frames[self.frame].mode {
+        if self.unknown {
             let mut scratch = Output::scratch(std::mem::take(&mut self.out.data), vec![0; 3]);
             let result = value.serialize(ValueSerializer {
                 out: &mut scratch,
@@ -563,6 +592,7 @@ impl SeqSerializer<'_> {
         })
     }
 
+    #[inline]
     fn finish(self) -> Result<()> {
         self.out.close(self.frame)
     }
@@ -571,9 +601,11 @@ impl SeqSerializer<'_> {
 impl ser::SerializeSeq for SeqSerializer<'_> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         self.element(value)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -582,9 +614,11 @@ impl ser::SerializeSeq for SeqSerializer<'_> {
 impl ser::SerializeTuple for SeqSerializer<'_> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         self.element(value)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -593,9 +627,11 @@ impl ser::SerializeTuple for SeqSerializer<'_> {
 impl ser::SerializeTupleStruct for SeqSerializer<'_> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         self.element(value)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -604,9 +640,11 @@ impl ser::SerializeTupleStruct for SeqSerializer<'_> {
 impl ser::SerializeTupleVariant for SeqSerializer<'_> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         self.element(value)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -623,12 +661,14 @@ fn skipped_field(key: &str) -> Error {
 impl ser::SerializeStruct for SeqSerializer<'_> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_field<T: ?Sized + Serialize>(&mut self, _: &'static str, value: &T) -> Result<()> {
         self.element(value)
     }
     fn skip_field(&mut self, key: &'static str) -> Result<()> {
         Err(skipped_field(key))
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -637,12 +677,14 @@ impl ser::SerializeStruct for SeqSerializer<'_> {
 impl ser::SerializeStructVariant for SeqSerializer<'_> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_field<T: ?Sized + Serialize>(&mut self, _: &'static str, value: &T) -> Result<()> {
         self.element(value)
     }
     fn skip_field(&mut self, key: &'static str) -> Result<()> {
         Err(skipped_field(key))
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -696,6 +738,7 @@ impl ser::SerializeMap for MapSerializer<'_> {
     type Ok = ();
     type Error = Error;
 
+    #[inline]
     fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
         match &mut self.mode {
             MapMode::Slots { next, end, value } => {
@@ -724,6 +767,7 @@ impl ser::SerializeMap for MapSerializer<'_> {
         }
     }
 
+    #[inline]
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         match &mut self.mode {
             MapMode::Slots { value: slot, .. } => {
@@ -744,6 +788,7 @@ impl ser::SerializeMap for MapSerializer<'_> {
         }
     }
 
+    #[inline]
     fn end(self) -> Result<()> {
         match self.mode {
             MapMode::Slots { next, end, value } => {
@@ -786,53 +831,69 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
         false
     }
 
+    #[inline]
     fn serialize_bool(self, v: bool) -> Result<()> {
-        self.atom(Kind::Boolean, &[u8::from(v)])
+        self.atom(Kind::Boolean, [u8::from(v)])
     }
+    #[inline]
     fn serialize_i8(self, v: i8) -> Result<()> {
         self.integer(v.into())
     }
+    #[inline]
     fn serialize_i16(self, v: i16) -> Result<()> {
         self.integer(v.into())
     }
+    #[inline]
     fn serialize_i32(self, v: i32) -> Result<()> {
         self.integer(v.into())
     }
+    #[inline]
     fn serialize_i64(self, v: i64) -> Result<()> {
         self.integer(v)
     }
+    #[inline]
     fn serialize_i128(self, v: i128) -> Result<()> {
         self.integer(i64::try_from(v).map_err(|_| integer_too_wide(v))?)
     }
+    #[inline]
     fn serialize_u8(self, v: u8) -> Result<()> {
         self.integer(v.into())
     }
+    #[inline]
     fn serialize_u16(self, v: u16) -> Result<()> {
         self.integer(v.into())
     }
+    #[inline]
     fn serialize_u32(self, v: u32) -> Result<()> {
         self.integer(v.into())
     }
+    #[inline]
     fn serialize_u64(self, v: u64) -> Result<()> {
         self.integer(i64::try_from(v).map_err(|_| integer_too_wide(v))?)
     }
+    #[inline]
     fn serialize_u128(self, v: u128) -> Result<()> {
         self.integer(i64::try_from(v).map_err(|_| integer_too_wide(v))?)
     }
+    #[inline]
     fn serialize_f32(self, v: f32) -> Result<()> {
-        self.atom(Kind::Float, &f64::from(v).to_le_bytes())
+        self.atom(Kind::Float, f64::from(v).to_le_bytes())
     }
+    #[inline]
     fn serialize_f64(self, v: f64) -> Result<()> {
-        self.atom(Kind::Float, &v.to_le_bytes())
+        self.atom(Kind::Float, v.to_le_bytes())
     }
+    #[inline]
     fn serialize_char(self, v: char) -> Result<()> {
         self.serialize_str(v.encode_utf8(&mut [0; 4]))
     }
+    #[inline]
     fn serialize_str(self, v: &str) -> Result<()> {
         let (out, slot) = self.into_slot()?;
         out.push_str(slot, v);
         Ok(())
     }
+    #[inline]
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
         let mut seq = self.seq(Some(v.len()))?;
         for byte in v {
@@ -840,25 +901,31 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
         }
         seq.finish()
     }
+    #[inline]
     fn serialize_none(self) -> Result<()> {
         self.serialize_unit()
     }
+    #[inline]
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
         let mut seq = self.seq(Some(1))?;
         seq.element(value)?;
         seq.finish()
     }
+    #[inline]
     fn serialize_unit(self) -> Result<()> {
         let (out, slot) = self.into_slot()?;
         out.set(slot, COLUMN, 0, 0);
         Ok(())
     }
+    #[inline]
     fn serialize_unit_struct(self, _: &'static str) -> Result<()> {
         self.serialize_unit()
     }
+    #[inline]
     fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<()> {
         self.serialize_str(variant)
     }
+    #[inline]
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
         name: &'static str,
@@ -866,10 +933,11 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
     ) -> Result<()> {
         if name == FRACTION_TOKEN {
             let fraction = fraction::extract(value)?;
-            return self.atom(Kind::Fraction, &fraction.to_le_bytes());
+            return self.atom(Kind::Fraction, fraction.to_le_bytes());
         }
         value.serialize(self)
     }
+    #[inline]
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
         self,
         _: &'static str,
@@ -883,15 +951,19 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
             target: Target::Slot(payload),
         })
     }
+    #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<SeqSerializer<'a>> {
         self.seq(len)
     }
+    #[inline]
     fn serialize_tuple(self, len: usize) -> Result<SeqSerializer<'a>> {
         self.seq(Some(len))
     }
+    #[inline]
     fn serialize_tuple_struct(self, _: &'static str, len: usize) -> Result<SeqSerializer<'a>> {
         self.seq(Some(len))
     }
+    #[inline]
     fn serialize_tuple_variant(
         self,
         _: &'static str,
@@ -906,6 +978,7 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
         }
         .seq(Some(len))
     }
+    #[inline]
     fn serialize_map(self, len: Option<usize>) -> Result<MapSerializer<'a>> {
         let (out, slot) = self.into_slot()?;
         let mode = match len {
@@ -930,9 +1003,11 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
             mode,
         })
     }
+    #[inline]
     fn serialize_struct(self, _: &'static str, len: usize) -> Result<SeqSerializer<'a>> {
         self.seq(Some(len))
     }
+    #[inline]
     fn serialize_struct_variant(
         self,
         name: &'static str,
@@ -990,12 +1065,12 @@ impl Serializer {
     /// The two arrays of the value serialized.
     ///
     /// # Errors
-    /// [`ErrorKind::Unsupported`] if no value was serialized.
+    /// [`ErrorKind::Unsupported`] if no value was serialized, or a column of it was not ended.
     pub fn into_columns(self) -> Result<TypedColumns> {
-        if self.out.types.is_empty() {
+        if self.out.types.is_empty() || !self.out.frames.is_empty() {
             return Err(Error::with_message(
                 ErrorKind::Unsupported,
-                "no value was serialized",
+                "no complete value was serialized",
             ));
         }
         Ok(TypedColumns {
@@ -1080,9 +1155,11 @@ impl<'a> ser::Serializer for &'a mut Serializer {
         serialize_struct_variant(name: &'static str, index: u32, variant: &'static str, len: usize) -> SeqSerializer<'a>;
     }
 
+    #[inline]
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
         self.root()?.serialize_some(value)
     }
+    #[inline]
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
         name: &'static str,
@@ -1090,6 +1167,7 @@ impl<'a> ser::Serializer for &'a mut Serializer {
     ) -> Result<()> {
         self.root()?.serialize_newtype_struct(name, value)
     }
+    #[inline]
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
         self,
         name: &'static str,

@@ -401,6 +401,12 @@ impl<'a> Layout<'a> {
         Ok(layout)
     }
 
+    /// The data array.
+    #[inline]
+    pub(crate) fn data(&self) -> &'a [u8] {
+        self.data
+    }
+
     /// Number of descriptions in the tree part (before the dense chain).
     pub(crate) fn tree_len(&self) -> usize {
         self.tree_len
@@ -489,6 +495,7 @@ impl<'a> Layout<'a> {
         }
     }
 
+    #[inline]
     fn atom(&self, kind: Kind, at: usize, position: Position) -> Result<Node<'a>> {
         let out_of_bounds = || {
             Error::with_message(
