@@ -68,6 +68,9 @@ pub enum ErrorKind {
     ChildOrder,
     /// A compressed typed-column description where it is not allowed.
     MisplacedCompressed,
+    /// Typed-column descriptions that do not form a tree: one is the child of no column, or of
+    /// more than one.
+    NotATree,
 
     // ---- dynd ----
     /// A LEB128 varint that is overlong, not minimal, or wider than its type.
@@ -120,6 +123,7 @@ impl ErrorKind {
             ErrorKind::OutOfBounds => "offset or length out of bounds",
             ErrorKind::ChildOrder => "child description at or before its parent",
             ErrorKind::MisplacedCompressed => "compressed description where it is not allowed",
+            ErrorKind::NotATree => "type descriptions do not form a tree",
             ErrorKind::BadVarint => "malformed varint",
             ErrorKind::BadTag => "invalid bool or option tag",
             ErrorKind::UnsortedKeys => "map keys not strictly increasing",

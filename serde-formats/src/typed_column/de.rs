@@ -1,0 +1,682 @@
+//! The deserializer: walks the tree from the root, checking each description as it is reached.
+//!
+//! [`Layout`] has already checked the array length and the dense chain. The walk checks each
+//! description it reaches, claims every column's children (so no description is shared), and
+//! [`Deserializer::end`] checks that no description was left unclaimed. A visitor must read every
+//! element of a column it asks for, so a successful walk has checked every description.
+
+use serde::de::{self, value::BorrowedStrDeserializer, DeserializeSeed, Visitor};
+
+use super::fraction::FRACTION_TOKEN;
+use super::wire::{utf8, Children, Claims, Cursor, Kind, Layout, Node};
+use crate::error::{Error, ErrorKind, Result};
+
+/// The default limit on how deeply columns may nest.
+pub const DEFAULT_DEPTH_LIMIT: usize = 128;
+
+/// The typed-column deserializer, reading borrowed data.
+///
+/// `&mut Deserializer` implements [`serde::Deserializer`]. [`from_bytes`](super::from_bytes) and
+/// [`from_columns`](super::from_columns) wrap it; use it directly to change the depth limit.
+///
+/// ```
+/// use serde::Deserialize;
+/// use serde_formats::typed_column::Deserializer;
+///
+/// let types = [4, 1, 1, 4, 2, 1, 4, 0, 0];
+/// let mut de = Deserializer::from_columns(&types, &[])?.with_depth_limit(1);
+/// let err = Vec::<Vec<()>>::deserialize(&mut de).unwrap_err();
+/// assert_eq!(err.kind(), serde_formats::ErrorKind::DepthLimitExceeded);
+/// # Ok::<(), serde_formats::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Deserializer<'de> {
+    layout: Layout<'de>,
+    claims: Claims,
+    next: Cursor,
+    remaining_depth: usize,
+}
+
+#[cold]
+fn mismatch(node: &Node<'_>, expected: &str) -> Error {
+    Error::with_message(
+        ErrorKind::Unsupported,
+        format_args!("expected {expected}, found {}", node.kind().name()),
+    )
+}
+
+impl<'de> Deserializer<'de> {
+    /// A deserializer over a framed buffer (`u64` LE type word count, type words, data).
+    ///
+    /// # Errors
+    /// The framing is truncated, the type array is not whole descriptions, or a compressed
+    /// description is misplaced (see the module docs for every rule).
+    pub fn from_bytes(bytes: &'de [u8]) -> Result<Self> {
+        Ok(Deserializer::new(Layout::from_bytes(bytes)?))
+    }
+
+    /// A deserializer over the two arrays.
+    ///
+    /// # Errors
+    /// As [`Deserializer::from_bytes`], without the framing.
+    pub fn from_columns(types: &'de [u64], data: &'de [u8]) -> Result<Self> {
+        Ok(Deserializer::new(Layout::from_columns(types, data)?))
+    }
+
+    fn new(layout: Layout<'de>) -> Self {
+        Deserializer {
+            claims: Claims::new(layout.tree_len()),
+            layout,
+            next: Cursor::Desc(0),
+            remaining_depth: DEFAULT_DEPTH_LIMIT,
+        }
+    }
+
+    /// Sets how deeply columns may nest (128 by default); deeper input is an error.
+    #[must_use]
+    pub fn with_depth_limit(mut self, limit: usize) -> Self {
+        self.remaining_depth = limit;
+        self
+    }
+
+    /// Checks that the value read covered the whole input: every description of the type
+    /// array, and the data up to its last byte.
+    ///
+    /// # Errors
+    /// [`ErrorKind::NotATree`] at the first description no column claimed;
+    /// [`ErrorKind::TrailingBytes`] at the first data byte after the last one used.
+    pub fn end(&self) -> Result<()> {
+        self.claims.finish(self.layout.tree_len())?;
+        self.layout.check_trailing()
+    }
+
+    /// Takes the value at the cursor.
+    #[inline]
+    fn take(&mut self) -> Result<(Cursor, Node<'de>)> {
+        let cursor = self.next;
+        let node = self.layout.node(cursor)?;
+        Ok((cursor, node))
+    }
+
+    #[cold]
+    fn fail(&self, cursor: Cursor, err: Error) -> Error {
+        err.or_position(self.layout.position(cursor))
+    }
+
+    /// Enters a column: claims its children and checks the depth.
+    #[inline]
+    fn enter(&mut self, cursor: Cursor, claim: Option<(usize, usize)>) -> Result<()> {
+        if let Some((first, len)) = claim {
+            if !self.claims.claim(first, len) {
+                return Err(Claims::shared(self.layout.position(cursor), first));
+            }
+        }
+        if self.remaining_depth == 0 {
+            return Err(Error::new(ErrorKind::DepthLimitExceeded)
+                .with_position(self.layout.position(cursor)));
+        }
+        self.remaining_depth -= 1;
+        Ok(())
+    }
+
+    /// Visits a column as a sequence, requiring the visitor to read every element.
+    fn visit_column<V: Visitor<'de>>(
+        &mut self,
+        cursor: Cursor,
+        len: usize,
+        children: Children,
+        claim: Option<(usize, usize)>,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.enter(cursor, claim)?;
+        let mut seq = SeqAccess {
+            de: self,
+            children,
+            len,
+            index: 0,
+        };
+        let result = visitor.visit_seq(&mut seq);
+        let read = seq.index;
+        let value = result.map_err(|err| self.fail(cursor, err))?;
+        if read != len {
+            return Err(self.fail(
+                cursor,
+                Error::with_message(
+                    ErrorKind::Unsupported,
+                    format_args!("column of {len} elements, {read} read"),
+                ),
+            ));
+        }
+        self.remaining_depth += 1;
+        Ok(value)
+    }
+
+    fn integer<T: TryFrom<i128>>(&mut self, type_name: &str) -> Result<T> {
+        let (cursor, node) = self.take()?;
+        match node {
+            Node::Fraction(fraction) => fraction
+                .to_int(type_name)
+                .map_err(|err| self.fail(cursor, err)),
+            other => Err(self.fail(cursor, mismatch(&other, "a Fraction (integer)"))),
+        }
+    }
+
+    #[inline]
+    fn float(&mut self) -> Result<f64> {
+        let (cursor, node) = self.take()?;
+        match node {
+            Node::Float(value) => Ok(value),
+            Node::Fraction(fraction) => Ok(fraction.to_f64()),
+            other => Err(self.fail(cursor, mismatch(&other, "a Float or Fraction"))),
+        }
+    }
+
+    #[inline]
+    fn string(&mut self) -> Result<(Cursor, &'de str)> {
+        let (cursor, node) = self.take()?;
+        match node {
+            Node::String { bytes, at } => Ok((cursor, utf8(bytes, at)?)),
+            other => Err(self.fail(cursor, mismatch(&other, "a String"))),
+        }
+    }
+
+    /// Walks a value nobody reads, checking it all the same.
+    fn skip(&mut self) -> Result<()> {
+        let (cursor, node) = self.take()?;
+        match node {
+            Node::String { bytes, at } => utf8(bytes, at).map(|_| ()),
+            Node::Column {
+                len,
+                children,
+                claim,
+            } => {
+                self.enter(cursor, claim)?;
+                for index in 0..len {
+                    self.next = children.child(index);
+                    self.skip()?;
+                }
+                self.remaining_depth += 1;
+                Ok(())
+            }
+            Node::Boolean(_) | Node::Fraction(_) | Node::Float(_) => Ok(()),
+        }
+    }
+}
+
+macro_rules! deserialize_integer {
+    ($($method:ident => $visit:ident($ty:ty);)*) => {
+        $(fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            let value: $ty = self.integer(stringify!($ty))?;
+            visitor.$visit(value)
+        })*
+    };
+}
+
+impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
+    type Error = Error;
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let (cursor, node) = self.take()?;
+        let result = match node {
+            Node::Boolean(value) => visitor.visit_bool(value),
+            Node::Fraction(fraction) if fraction.den == 1 => visitor.visit_i64(fraction.num),
+            Node::Fraction(fraction) => visitor.visit_f64(fraction.to_f64()),
+            Node::Float(value) => visitor.visit_f64(value),
+            Node::String { bytes, at } => visitor.visit_borrowed_str(utf8(bytes, at)?),
+            Node::Column {
+                len,
+                children,
+                claim,
+            } => return self.visit_column(cursor, len, children, claim, visitor),
+        };
+        result.map_err(|err| self.fail(cursor, err))
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if let Cursor::ChainAtom {
+            kind: Kind::Boolean,
+            at,
+        } = self.next
+        {
+            if let Some(&byte) = self.layout.data().get(at) {
+                return visitor.visit_bool(byte != 0);
+            }
+        }
+        let (cursor, node) = self.take()?;
+        match node {
+            Node::Boolean(value) => visitor.visit_bool(value),
+            other => Err(self.fail(cursor, mismatch(&other, "a Boolean"))),
+        }
+    }
+
+    deserialize_integer! {
+        deserialize_i8 => visit_i8(i8);
+        deserialize_i16 => visit_i16(i16);
+        deserialize_i32 => visit_i32(i32);
+        deserialize_i64 => visit_i64(i64);
+        deserialize_i128 => visit_i128(i128);
+        deserialize_u8 => visit_u8(u8);
+        deserialize_u16 => visit_u16(u16);
+        deserialize_u32 => visit_u32(u32);
+        deserialize_u64 => visit_u64(u64);
+        deserialize_u128 => visit_u128(u128);
+    }
+
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let value = self.float()?;
+        visitor.visit_f32(value as f32)
+    }
+
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        // Fast path: a Float of a dense column, already checked to lie in the data.
+        if let Cursor::ChainAtom {
+            kind: Kind::Float,
+            at,
+        } = self.next
+        {
+            if let Some(bytes) = self.layout.data().get(at..).and_then(|d| d.first_chunk()) {
+                return visitor.visit_f64(f64::from_le_bytes(*bytes));
+            }
+        }
+        let value = self.float()?;
+        visitor.visit_f64(value)
+    }
+
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let (cursor, s) = self.string()?;
+        let mut chars = s.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => visitor.visit_char(c),
+            _ => Err(self.fail(
+                cursor,
+                Error::with_message(
+                    ErrorKind::InvalidChar,
+                    format_args!("string of {} chars read as a char", s.chars().count()),
+                ),
+            )),
+        }
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let (cursor, s) = self.string()?;
+        visitor
+            .visit_borrowed_str(s)
+            .map_err(|err| self.fail(cursor, err))
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let (cursor, node) = self.take()?;
+        match node {
+            Node::String { bytes, .. } => visitor.visit_borrowed_bytes(bytes),
+            Node::Column {
+                len,
+                children,
+                claim,
+            } => {
+                self.enter(cursor, claim)?;
+                // Bounded by the input: each element has its own description or data bytes.
+                let mut bytes = Vec::with_capacity(len.min(1 << 16));
+                for index in 0..len {
+                    self.next = children.child(index);
+                    bytes.push(self.integer::<u8>("u8")?);
+                }
+                self.remaining_depth += 1;
+                visitor.visit_byte_buf(bytes)
+            }
+            other => Err(self.fail(cursor, mismatch(&other, "a Column of u8 or a String"))),
+        }
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_bytes(visitor)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let (cursor, node) = self.take()?;
+        match node {
+            Node::Column { len: 0, .. } => visitor.visit_none(),
+            Node::Column {
+                len: 1,
+                children,
+                claim,
+            } => {
+                self.enter(cursor, claim)?;
+                self.next = children.child(0);
+                let value = visitor.visit_some(&mut *self)?;
+                self.remaining_depth += 1;
+                Ok(value)
+            }
+            other => Err(self.fail(cursor, mismatch(&other, "a Column of 0 or 1 (an Option)"))),
+        }
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let (cursor, node) = self.take()?;
+        match node {
+            Node::Column { len: 0, .. } => visitor.visit_unit(),
+            other => Err(self.fail(cursor, mismatch(&other, "an empty Column (unit)"))),
+        }
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_unit(visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        if name == FRACTION_TOKEN {
+            let (cursor, node) = self.take()?;
+            return match node {
+                Node::Fraction(fraction) => {
+                    visitor.visit_newtype_struct(de::value::SeqDeserializer::<_, Error>::new(
+                        [fraction.num, fraction.den].into_iter(),
+                    ))
+                }
+                other => Err(self.fail(cursor, mismatch(&other, "a Fraction"))),
+            };
+        }
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let (cursor, node) = self.take()?;
+        match node {
+            Node::Column {
+                len,
+                children,
+                claim,
+            } => self.visit_column(cursor, len, children, claim, visitor),
+            other => Err(self.fail(cursor, mismatch(&other, "a Column"))),
+        }
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let (cursor, node) = self.take()?;
+        match node {
+            Node::Column {
+                len,
+                children,
+                claim,
+            } => {
+                self.enter(cursor, claim)?;
+                let mut map = MapAccess {
+                    de: self,
+                    children,
+                    len,
+                    index: 0,
+                    value: None,
+                };
+                let result = visitor.visit_map(&mut map);
+                let read = map.index;
+                let value = result.map_err(|err| self.fail(cursor, err))?;
+                if read != len {
+                    return Err(self.fail(
+                        cursor,
+                        Error::with_message(
+                            ErrorKind::Unsupported,
+                            format_args!("map of {len} entries, {read} read"),
+                        ),
+                    ));
+                }
+                self.remaining_depth += 1;
+                Ok(value)
+            }
+            other => Err(self.fail(cursor, mismatch(&other, "a Column of [key, value] Columns"))),
+        }
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        let (cursor, node) = self.take()?;
+        match node {
+            Node::String { bytes, at } => {
+                let name = utf8(bytes, at)?;
+                visitor
+                    .visit_enum(UnitVariant { name })
+                    .map_err(|err| self.fail(cursor, err))
+            }
+            Node::Column {
+                len: 2,
+                children,
+                claim,
+            } => {
+                self.enter(cursor, claim)?;
+                self.next = children.child(0);
+                let value = visitor
+                    .visit_enum(VariantAccess {
+                        de: &mut *self,
+                        payload: children.child(1),
+                    })
+                    .map_err(|err| self.fail(cursor, err))?;
+                self.remaining_depth += 1;
+                Ok(value)
+            }
+            other => Err(self.fail(
+                cursor,
+                mismatch(
+                    &other,
+                    "a String (unit variant) or a Column [name, payload]",
+                ),
+            )),
+        }
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let (cursor, node) = self.take()?;
+        let result = match node {
+            Node::String { bytes, at } => visitor.visit_borrowed_str(utf8(bytes, at)?),
+            Node::Fraction(fraction) => {
+                let index: u64 = fraction.to_int("a variant index")?;
+                visitor.visit_u64(index)
+            }
+            other => return Err(self.fail(cursor, mismatch(&other, "a String (a name)"))),
+        };
+        result.map_err(|err| self.fail(cursor, err))
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.skip()?;
+        visitor.visit_unit()
+    }
+}
+
+struct SeqAccess<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+    children: Children,
+    len: usize,
+    index: usize,
+}
+
+impl<'de> de::SeqAccess<'de> for SeqAccess<'_, 'de> {
+    type Error = Error;
+
+    #[inline]
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if self.index == self.len {
+            return Ok(None);
+        }
+        self.de.next = self.children.child(self.index);
+        self.index += 1;
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.len - self.index)
+    }
+}
+
+struct MapAccess<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+    children: Children,
+    len: usize,
+    index: usize,
+    /// The pending value's cursor, after its key was read.
+    value: Option<Cursor>,
+}
+
+impl<'de> de::MapAccess<'de> for MapAccess<'_, 'de> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.index == self.len {
+            return Ok(None);
+        }
+        let entry = self.children.child(self.index);
+        self.index += 1;
+        let node = self.de.layout.node(entry)?;
+        let Node::Column {
+            len: 2,
+            children,
+            claim,
+        } = node
+        else {
+            return Err(self
+                .de
+                .fail(entry, mismatch(&node, "a [key, value] Column")));
+        };
+        // The entry column is entered here and left when its value has been read.
+        self.de.enter(entry, claim)?;
+        self.de.next = children.child(0);
+        self.value = Some(children.child(1));
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        let Some(cursor) = self.value.take() else {
+            return Err(Error::with_message(
+                ErrorKind::Message,
+                "map value read before its key",
+            ));
+        };
+        self.de.next = cursor;
+        let value = seed.deserialize(&mut *self.de)?;
+        self.de.remaining_depth += 1;
+        Ok(value)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.len - self.index)
+    }
+}
+
+struct UnitVariant<'de> {
+    name: &'de str,
+}
+
+impl<'de> de::EnumAccess<'de> for UnitVariant<'de> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
+        let name = BorrowedStrDeserializer::<'de, Error>::new(self.name);
+        Ok((seed.deserialize(name)?, self))
+    }
+}
+
+#[cold]
+fn wrong_variant_form(found: &str, expected: &str) -> Error {
+    Error::with_message(
+        ErrorKind::Unsupported,
+        format_args!("{found} where {expected} was expected"),
+    )
+}
+
+impl<'de> de::VariantAccess<'de> for UnitVariant<'de> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<()> {
+        Ok(())
+    }
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, _: T) -> Result<T::Value> {
+        Err(wrong_variant_form("a unit variant", "a newtype variant"))
+    }
+    fn tuple_variant<V: Visitor<'de>>(self, _: usize, _: V) -> Result<V::Value> {
+        Err(wrong_variant_form("a unit variant", "a tuple variant"))
+    }
+    fn struct_variant<V: Visitor<'de>>(self, _: &'static [&'static str], _: V) -> Result<V::Value> {
+        Err(wrong_variant_form("a unit variant", "a struct variant"))
+    }
+}
+
+struct VariantAccess<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+    payload: Cursor,
+}
+
+impl<'de> de::EnumAccess<'de> for VariantAccess<'_, 'de> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
+        let name = seed.deserialize(&mut *self.de)?;
+        Ok((name, self))
+    }
+}
+
+impl<'de> de::VariantAccess<'de> for VariantAccess<'_, 'de> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<()> {
+        Err(self.de.fail(
+            self.payload,
+            wrong_variant_form("a variant with a payload", "a unit variant"),
+        ))
+    }
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
+        self.de.next = self.payload;
+        seed.deserialize(&mut *self.de)
+    }
+    fn tuple_variant<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value> {
+        self.de.next = self.payload;
+        de::Deserializer::deserialize_seq(&mut *self.de, visitor)
+    }
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.de.next = self.payload;
+        de::Deserializer::deserialize_seq(&mut *self.de, visitor)
+    }
+}

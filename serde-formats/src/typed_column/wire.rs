@@ -1,0 +1,729 @@
+//! Format primitives: kinds, type words, framing, and resolving one description into a node.
+//!
+//! Nothing here knows about serde. [`Layout`] checks what can be checked without walking the tree
+//! (array length, where compressed descriptions sit, the dense chain); [`Layout::node`] checks one
+//! description when it is reached. The tree shape (every description the child of exactly one
+//! column) is checked by the walkers with [`Claims`].
+
+use super::fraction::Fraction;
+use crate::error::{Error, ErrorKind, Position, Result};
+
+/// The top bit of a kind word: set on compressed descriptions.
+pub(crate) const COMPRESSED: u64 = 1 << 63;
+
+/// The kind of a value: the low bits of the first word of a type description.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// `0`: one byte, zero is false and anything else is true.
+    Boolean,
+    /// `1`: 16 bytes, `i64` numerator then `i64` denominator, little-endian.
+    Fraction,
+    /// `2`: 8 bytes, an `f64`, little-endian.
+    Float,
+    /// `3`: UTF-8 bytes of any length.
+    String,
+    /// `4`: a collection of other values, its children.
+    Column,
+}
+
+impl Kind {
+    /// The kind number written on the wire.
+    pub const fn number(self) -> u64 {
+        match self {
+            Kind::Boolean => 0,
+            Kind::Fraction => 1,
+            Kind::Float => 2,
+            Kind::String => 3,
+            Kind::Column => 4,
+        }
+    }
+
+    /// The kind with wire number `number` (without the compressed bit), if there is one.
+    pub const fn from_number(number: u64) -> Option<Kind> {
+        match number {
+            0 => Some(Kind::Boolean),
+            1 => Some(Kind::Fraction),
+            2 => Some(Kind::Float),
+            3 => Some(Kind::String),
+            4 => Some(Kind::Column),
+            _ => None,
+        }
+    }
+
+    /// The data size of an atom of this kind, when it is fixed.
+    pub const fn fixed_size(self) -> Option<usize> {
+        match self {
+            Kind::Boolean => Some(1),
+            Kind::Fraction => Some(16),
+            Kind::Float => Some(8),
+            Kind::String | Kind::Column => None,
+        }
+    }
+
+    pub(crate) const fn name(self) -> &'static str {
+        match self {
+            Kind::Boolean => "a Boolean",
+            Kind::Fraction => "a Fraction",
+            Kind::Float => "a Float",
+            Kind::String => "a String",
+            Kind::Column => "a Column",
+        }
+    }
+}
+
+/// The type array: native words (from `from_columns`) or little-endian bytes (from a frame).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum TypeWords<'a> {
+    Native(&'a [u64]),
+    Le(&'a [u8]),
+}
+
+impl<'a> TypeWords<'a> {
+    /// Number of words.
+    fn len(&self) -> usize {
+        match self {
+            TypeWords::Native(words) => words.len(),
+            TypeWords::Le(bytes) => bytes.len() / 8,
+        }
+    }
+
+    /// Description `index` as `[kind, offset, length]`, or `None` past the end.
+    #[inline]
+    fn desc(&self, index: usize) -> Option<[u64; 3]> {
+        match self {
+            TypeWords::Native(words) => {
+                let start = index.checked_mul(3)?;
+                match words.get(start..start.checked_add(3)?)? {
+                    &[kind, offset, length] => Some([kind, offset, length]),
+                    _ => None,
+                }
+            }
+            TypeWords::Le(bytes) => {
+                let start = index.checked_mul(24)?;
+                let raw = bytes.get(start..start.checked_add(24)?)?;
+                let word = |i: usize| {
+                    let mut le = [0u8; 8];
+                    le.copy_from_slice(&raw[i * 8..i * 8 + 8]);
+                    u64::from_le_bytes(le)
+                };
+                Some([word(0), word(1), word(2)])
+            }
+        }
+    }
+}
+
+/// Splits a framed buffer into its type words (little-endian bytes) and its data.
+pub(crate) fn split_frame(bytes: &[u8]) -> Result<(TypeWords<'_>, &[u8])> {
+    let Some((count, rest)) = bytes.split_first_chunk::<8>() else {
+        return Err(Error::with_message(
+            ErrorKind::UnexpectedEnd,
+            "a frame starts with an 8-byte type word count",
+        )
+        .with_position(Position::Byte(0)));
+    };
+    let count = u64::from_le_bytes(*count);
+    let type_bytes = count
+        .checked_mul(8)
+        .and_then(|n| usize::try_from(n).ok())
+        .filter(|&n| n <= rest.len())
+        .ok_or_else(|| {
+            Error::with_message(
+                ErrorKind::LengthPastEnd,
+                format_args!(
+                    "{count} type words claimed, {} bytes follow the count",
+                    rest.len()
+                ),
+            )
+            .with_position(Position::Byte(0))
+        })?;
+    let (types, data) = rest.split_at(type_bytes);
+    Ok((TypeWords::Le(types), data))
+}
+
+/// Where a value sits: a type description, or an element of the dense chain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Cursor {
+    /// Type description `index`.
+    Desc(usize),
+    /// Element `index` of chain level `level`, a level of columns.
+    ChainColumn { level: usize, index: u64 },
+    /// An atom of the dense chain at byte `at` of the data.
+    ChainAtom { kind: Kind, at: usize },
+}
+
+/// The children of a column: where the first one is and how to step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Children {
+    /// Descriptions `first..first + len`.
+    Descs(usize),
+    /// Elements `first..first + len` of chain level `level` (a level of columns).
+    ChainColumns { level: usize, first: u64 },
+    /// Atoms of `size` bytes from data byte `base`.
+    ChainAtoms {
+        kind: Kind,
+        base: usize,
+        size: usize,
+    },
+}
+
+impl Children {
+    /// The cursor of child `index` (which the caller keeps below the column's length).
+    #[inline]
+    pub(crate) fn child(self, index: usize) -> Cursor {
+        match self {
+            Children::Descs(first) => Cursor::Desc(first + index),
+            Children::ChainColumns { level, first } => Cursor::ChainColumn {
+                level,
+                index: first + index as u64,
+            },
+            Children::ChainAtoms { kind, base, size } => Cursor::ChainAtom {
+                kind,
+                at: base + index * size,
+            },
+        }
+    }
+}
+
+/// One resolved value. Atoms are decoded; strings are not yet checked for UTF-8.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Node<'a> {
+    Boolean(bool),
+    Fraction(Fraction),
+    Float(f64),
+    String {
+        bytes: &'a [u8],
+        at: usize,
+    },
+    Column {
+        len: usize,
+        children: Children,
+        /// The description range this column claims, for the tree check.
+        claim: Option<(usize, usize)>,
+    },
+}
+
+impl Node<'_> {
+    pub(crate) fn kind(&self) -> Kind {
+        match self {
+            Node::Boolean(_) => Kind::Boolean,
+            Node::Fraction(_) => Kind::Fraction,
+            Node::Float(_) => Kind::Float,
+            Node::String { .. } => Kind::String,
+            Node::Column { .. } => Kind::Column,
+        }
+    }
+}
+
+/// Checks a string's bytes, reporting the first bad byte's data offset.
+#[inline]
+pub(crate) fn utf8(bytes: &[u8], at: usize) -> Result<&str> {
+    std::str::from_utf8(bytes)
+        .map_err(|err| Error::at(ErrorKind::InvalidUtf8, (at + err.valid_up_to()) as u64))
+}
+
+#[cold]
+fn desc_error(kind: ErrorKind, index: usize, message: std::fmt::Arguments<'_>) -> Error {
+    Error::with_message(kind, message).with_position(Position::TypeWord(index as u64))
+}
+
+/// The checked outline of a type array and its data.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Layout<'a> {
+    types: TypeWords<'a>,
+    data: &'a [u8],
+    /// Descriptions `0..tree_len` are uncompressed and form the tree.
+    tree_len: usize,
+    /// All descriptions; `tree_len..descs` is the dense chain.
+    descs: usize,
+    /// The data offset of the dense column's elements (when there is a chain).
+    dense_base: usize,
+    /// Where the dense column's atoms end (0 without a chain).
+    dense_end: u64,
+}
+
+impl<'a> Layout<'a> {
+    pub(crate) fn from_columns(types: &'a [u64], data: &'a [u8]) -> Result<Self> {
+        Layout::new(TypeWords::Native(types), data)
+    }
+
+    pub(crate) fn from_bytes(bytes: &'a [u8]) -> Result<Self> {
+        let (types, data) = split_frame(bytes)?;
+        Layout::new(types, data)
+    }
+
+    /// Checks the array length, the placement of compressed descriptions and the dense chain.
+    pub(crate) fn new(types: TypeWords<'a>, data: &'a [u8]) -> Result<Self> {
+        let words = types.len();
+        if !words.is_multiple_of(3) {
+            return Err(desc_error(
+                ErrorKind::TypeArrayLength,
+                words / 3,
+                format_args!("{words} type words"),
+            ));
+        }
+        let descs = words / 3;
+        if descs == 0 {
+            return Err(desc_error(
+                ErrorKind::UnexpectedEnd,
+                0,
+                format_args!("an empty type array holds no value"),
+            ));
+        }
+        let word = |index: usize| types.desc(index).unwrap_or([0; 3]);
+        let tree_len = (0..descs)
+            .find(|&i| word(i)[0] & COMPRESSED != 0)
+            .unwrap_or(descs);
+        let mut layout = Layout {
+            types,
+            data,
+            tree_len,
+            descs,
+            dense_base: 0,
+            dense_end: 0,
+        };
+        if tree_len == descs {
+            return Ok(layout);
+        }
+        if tree_len == 0 {
+            return Err(desc_error(
+                ErrorKind::MisplacedCompressed,
+                0,
+                format_args!("the root cannot be compressed"),
+            ));
+        }
+        let [parent_kind, base, len] = word(tree_len - 1);
+        if parent_kind != Kind::Column.number() {
+            return Err(desc_error(
+                ErrorKind::MisplacedCompressed,
+                tree_len,
+                format_args!("a compressed description must follow a column"),
+            ));
+        }
+        layout.dense_base = usize::try_from(base).map_err(|_| {
+            desc_error(
+                ErrorKind::OutOfBounds,
+                tree_len - 1,
+                format_args!("dense data offset {base} past the data"),
+            )
+        })?;
+        let mut expected = len;
+        for index in tree_len..descs {
+            let [kind_word, count, size] = word(index);
+            if kind_word & COMPRESSED == 0 {
+                return Err(desc_error(
+                    ErrorKind::MisplacedCompressed,
+                    index,
+                    format_args!("an uncompressed description follows a compressed one"),
+                ));
+            }
+            if count != expected {
+                return Err(desc_error(
+                    ErrorKind::OutOfBounds,
+                    index,
+                    format_args!("compressed count {count}, the level above holds {expected}"),
+                ));
+            }
+            let kind = Kind::from_number(kind_word & !COMPRESSED).ok_or_else(|| {
+                desc_error(
+                    ErrorKind::UnknownKind,
+                    index,
+                    format_args!("kind {}", kind_word & !COMPRESSED),
+                )
+            })?;
+            let last = index + 1 == descs;
+            match kind {
+                Kind::Column => {
+                    // Columns of no elements would let a few bytes claim any number of them.
+                    if size == 0 && count != 0 {
+                        return Err(desc_error(
+                            ErrorKind::OutOfBounds,
+                            index,
+                            format_args!("{count} compressed columns of 0 elements"),
+                        ));
+                    }
+                    if last {
+                        return Err(desc_error(
+                            ErrorKind::MisplacedCompressed,
+                            index,
+                            format_args!("a compressed chain must end with atoms"),
+                        ));
+                    }
+                    expected = count.checked_mul(size).ok_or_else(|| {
+                        desc_error(
+                            ErrorKind::OutOfBounds,
+                            index,
+                            format_args!("{count} columns of {size} elements overflow"),
+                        )
+                    })?;
+                }
+                Kind::String => {
+                    return Err(desc_error(
+                        ErrorKind::MisplacedCompressed,
+                        index,
+                        format_args!("strings have no fixed size and cannot be compressed"),
+                    ));
+                }
+                Kind::Boolean | Kind::Fraction | Kind::Float => {
+                    let atom = kind.fixed_size().unwrap_or(0) as u64;
+                    if size != atom {
+                        return Err(desc_error(
+                            ErrorKind::OutOfBounds,
+                            index,
+                            format_args!("{} has size {atom}, not {size}", kind.name()),
+                        ));
+                    }
+                    let end = count
+                        .checked_mul(size)
+                        .and_then(|bytes| bytes.checked_add(base))
+                        .filter(|&end| end <= data.len() as u64);
+                    if let Some(end) = end {
+                        layout.dense_end = end;
+                    } else {
+                        return Err(desc_error(
+                            ErrorKind::OutOfBounds,
+                            index,
+                            format_args!(
+                                "{count} atoms of {size} bytes from byte {base} past data of {}",
+                                data.len()
+                            ),
+                        ));
+                    }
+                    if !last {
+                        return Err(desc_error(
+                            ErrorKind::MisplacedCompressed,
+                            index + 1,
+                            format_args!("descriptions follow the atoms that end the chain"),
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(layout)
+    }
+
+    /// The data array.
+    #[inline]
+    pub(crate) fn data(&self) -> &'a [u8] {
+        self.data
+    }
+
+    /// Number of descriptions in the tree part (before the dense chain).
+    pub(crate) fn tree_len(&self) -> usize {
+        self.tree_len
+    }
+
+    /// Rejects data bytes after the last byte any atom uses. Run after the tree was checked,
+    /// so every atom's range is known to be in bounds.
+    pub(crate) fn check_trailing(&self) -> Result<()> {
+        let mut end = self.dense_end;
+        for index in 0..self.tree_len {
+            let [kind, offset, length] = self.types.desc(index).unwrap_or([0; 3]);
+            if kind != Kind::Column.number() {
+                end = end.max(offset.saturating_add(length));
+            }
+        }
+        if end < self.data.len() as u64 {
+            return Err(Error::with_message(
+                ErrorKind::TrailingBytes,
+                format_args!(
+                    "{} data bytes after the last one used",
+                    self.data.len() as u64 - end
+                ),
+            )
+            .with_position(Position::Byte(end)));
+        }
+        Ok(())
+    }
+
+    /// Where errors about `cursor` point.
+    pub(crate) fn position(&self, cursor: Cursor) -> Position {
+        match cursor {
+            Cursor::Desc(index) => Position::TypeWord(index as u64),
+            Cursor::ChainColumn { level, .. } => Position::TypeWord((self.tree_len + level) as u64),
+            Cursor::ChainAtom { at, .. } => Position::Byte(at as u64),
+        }
+    }
+
+    /// Resolves the value at `cursor`, checking its description.
+    #[inline]
+    pub(crate) fn node(&self, cursor: Cursor) -> Result<Node<'a>> {
+        match cursor {
+            Cursor::Desc(index) => self.desc_node(index),
+            Cursor::ChainColumn { level, index } => {
+                let chain = self.tree_len + level;
+                let [kind_word, _, size] = self.types.desc(chain).unwrap_or([0; 3]);
+                // Layout::new checked the chain: counts multiply without overflow.
+                let len = usize::try_from(size).map_err(|_| self.too_big(chain))?;
+                let first = index.checked_mul(size).ok_or_else(|| self.too_big(chain))?;
+                debug_assert_eq!(kind_word & !COMPRESSED, Kind::Column.number());
+                Ok(Node::Column {
+                    len,
+                    children: self.chain_children(level + 1, first)?,
+                    claim: None,
+                })
+            }
+            Cursor::ChainAtom { kind, at } => self.atom(kind, at, Position::Byte(at as u64)),
+        }
+    }
+
+    #[cold]
+    fn too_big(&self, index: usize) -> Error {
+        desc_error(
+            ErrorKind::OutOfBounds,
+            index,
+            format_args!("count does not fit this platform"),
+        )
+    }
+
+    /// The children of a column whose elements are chain level `level`, from element `first`.
+    fn chain_children(&self, level: usize, first: u64) -> Result<Children> {
+        let chain = self.tree_len + level;
+        let [kind_word, _, size] = self.types.desc(chain).ok_or_else(|| self.too_big(chain))?;
+        match Kind::from_number(kind_word & !COMPRESSED) {
+            Some(Kind::Column) => Ok(Children::ChainColumns { level, first }),
+            Some(kind) => {
+                // In bounds: Layout::new checked count × size + base against the data.
+                let size = size as usize;
+                let base = usize::try_from(first)
+                    .ok()
+                    .and_then(|first| first.checked_mul(size))
+                    .and_then(|offset| offset.checked_add(self.dense_base))
+                    .ok_or_else(|| self.too_big(chain))?;
+                Ok(Children::ChainAtoms { kind, base, size })
+            }
+            None => Err(self.too_big(chain)),
+        }
+    }
+
+    #[inline]
+    fn atom(&self, kind: Kind, at: usize, position: Position) -> Result<Node<'a>> {
+        let out_of_bounds = || {
+            Error::with_message(
+                ErrorKind::OutOfBounds,
+                format_args!(
+                    "{} at byte {at} past data of {}",
+                    kind.name(),
+                    self.data.len()
+                ),
+            )
+            .with_position(position)
+        };
+        match kind {
+            Kind::Boolean => match self.data.get(at) {
+                Some(&byte) => Ok(Node::Boolean(byte != 0)),
+                None => Err(out_of_bounds()),
+            },
+            Kind::Fraction => match self.data.get(at..).and_then(|d| d.first_chunk::<16>()) {
+                Some(bytes) => Ok(Node::Fraction(Fraction::from_le_bytes(bytes))),
+                None => Err(out_of_bounds()),
+            },
+            Kind::Float => match self.data.get(at..).and_then(|d| d.first_chunk::<8>()) {
+                Some(bytes) => Ok(Node::Float(f64::from_le_bytes(*bytes))),
+                None => Err(out_of_bounds()),
+            },
+            Kind::String | Kind::Column => Err(out_of_bounds()),
+        }
+    }
+
+    fn desc_node(&self, index: usize) -> Result<Node<'a>> {
+        let Some([kind_word, offset, length]) =
+            self.types.desc(index).filter(|_| index < self.tree_len)
+        else {
+            return Err(desc_error(
+                ErrorKind::OutOfBounds,
+                index,
+                format_args!("no description {index}"),
+            ));
+        };
+        let kind = Kind::from_number(kind_word).ok_or_else(|| {
+            desc_error(
+                ErrorKind::UnknownKind,
+                index,
+                format_args!("kind {kind_word}"),
+            )
+        })?;
+        let bad =
+            |kind: ErrorKind, message: std::fmt::Arguments<'_>| desc_error(kind, index, message);
+        match kind {
+            Kind::Column => {
+                let len = usize::try_from(length).ok().ok_or_else(|| {
+                    bad(
+                        ErrorKind::OutOfBounds,
+                        format_args!("column of {length} children"),
+                    )
+                })?;
+                if index + 1 == self.tree_len && self.tree_len < self.descs {
+                    return Ok(Node::Column {
+                        len,
+                        children: self.chain_children(0, 0)?,
+                        claim: None,
+                    });
+                }
+                if len == 0 {
+                    // An empty column's offset is not used.
+                    return Ok(Node::Column {
+                        len,
+                        children: Children::Descs(0),
+                        claim: None,
+                    });
+                }
+                if offset <= index as u64 {
+                    return Err(bad(
+                        ErrorKind::ChildOrder,
+                        format_args!("children at description {offset}, at or before their parent"),
+                    ));
+                }
+                let first = offset as usize; // offset <= tree_len is checked next
+                if offset
+                    .checked_add(length)
+                    .is_none_or(|end| end > self.tree_len as u64)
+                {
+                    return Err(bad(
+                        ErrorKind::OutOfBounds,
+                        format_args!(
+                            "children {offset}..{offset}+{length} past {} descriptions",
+                            self.tree_len
+                        ),
+                    ));
+                }
+                Ok(Node::Column {
+                    len,
+                    children: Children::Descs(first),
+                    claim: Some((first, len)),
+                })
+            }
+            Kind::String => {
+                let bytes = usize::try_from(offset)
+                    .ok()
+                    .zip(usize::try_from(length).ok())
+                    .and_then(|(at, len)| Some((at, self.data.get(at..at.checked_add(len)?)?)));
+                match bytes {
+                    Some((at, bytes)) => Ok(Node::String { bytes, at }),
+                    None => Err(bad(
+                        ErrorKind::OutOfBounds,
+                        format_args!(
+                            "string of {length} bytes at {offset} past data of {}",
+                            self.data.len()
+                        ),
+                    )),
+                }
+            }
+            Kind::Boolean | Kind::Fraction | Kind::Float => {
+                let size = kind.fixed_size().unwrap_or(0) as u64;
+                if length != size {
+                    return Err(bad(
+                        ErrorKind::OutOfBounds,
+                        format_args!("{} has length {size}, not {length}", kind.name()),
+                    ));
+                }
+                let at = usize::try_from(offset).unwrap_or(usize::MAX);
+                self.atom(kind, at, Position::TypeWord(index as u64))
+            }
+        }
+    }
+}
+
+/// Which tree descriptions have been claimed as some column's child.
+#[derive(Debug)]
+pub(crate) struct Claims {
+    bits: Vec<u64>,
+    count: usize,
+}
+
+impl Claims {
+    pub(crate) fn new(tree_len: usize) -> Self {
+        Claims {
+            bits: vec![0; tree_len.div_ceil(64)],
+            count: 0,
+        }
+    }
+
+    /// Marks `first..first + len` (already checked to lie in the tree); false if any was taken.
+    #[inline]
+    pub(crate) fn claim(&mut self, first: usize, len: usize) -> bool {
+        let end = first + len;
+        let mut at = first;
+        while at < end {
+            let word = at / 64;
+            let bit = at % 64;
+            let n = (64 - bit).min(end - at);
+            let mask = if n == 64 {
+                u64::MAX
+            } else {
+                ((1u64 << n) - 1) << bit
+            };
+            let Some(slot) = self.bits.get_mut(word) else {
+                return false;
+            };
+            if *slot & mask != 0 {
+                return false;
+            }
+            *slot |= mask;
+            at += n;
+        }
+        self.count += len;
+        true
+    }
+
+    /// Errors unless every description but the root was claimed.
+    pub(crate) fn finish(&self, tree_len: usize) -> Result<()> {
+        if self.count + 1 >= tree_len {
+            return Ok(());
+        }
+        let orphan = (1..tree_len)
+            .find(|&i| {
+                self.bits
+                    .get(i / 64)
+                    .is_none_or(|w| w & (1 << (i % 64)) == 0)
+            })
+            .unwrap_or(0);
+        Err(desc_error(
+            ErrorKind::NotATree,
+            orphan,
+            format_args!("description {orphan} is the child of no column"),
+        ))
+    }
+
+    /// The error for a range that overlaps an earlier claim.
+    #[cold]
+    pub(crate) fn shared(parent: Position, first: usize) -> Error {
+        Error::with_message(
+            ErrorKind::NotATree,
+            format_args!("children from description {first} already belong to another column"),
+        )
+        .with_position(parent)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn claims_detect_overlap_across_words() {
+        let mut claims = Claims::new(200);
+        assert!(claims.claim(1, 70));
+        assert!(claims.claim(71, 64));
+        assert!(!claims.claim(134, 2));
+        assert!(!claims.claim(0, 2));
+        assert!(claims.claim(135, 2));
+        assert!(claims.finish(200).is_err());
+        let mut claims = Claims::new(3);
+        assert!(claims.claim(1, 2));
+        assert!(claims.finish(3).is_ok());
+    }
+
+    #[test]
+    fn frame_rejects_counts_past_the_buffer() {
+        let mut bytes = 3u64.to_le_bytes().to_vec();
+        bytes.extend_from_slice(&[0; 23]);
+        let err = split_frame(&bytes).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::LengthPastEnd);
+        let err = split_frame(&u64::MAX.to_le_bytes()).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::LengthPastEnd);
+        assert_eq!(
+            split_frame(&[1, 2]).unwrap_err().kind(),
+            ErrorKind::UnexpectedEnd
+        );
+    }
+}
