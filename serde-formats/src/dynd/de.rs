@@ -299,8 +299,8 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let (count, at) = self.count()?;
         self.enter()?;
+        let (count, at) = self.count()?;
         let value = visitor.visit_seq(Elements {
             de: self,
             left: count,
@@ -332,8 +332,8 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let (count, _) = self.count()?;
         self.enter()?;
+        let (count, _) = self.count()?;
         let value = visitor.visit_map(Entries {
             de: self,
             left: count,

@@ -14,8 +14,9 @@ use crate::{Error, ErrorKind, Result};
 /// Structs give `{name: T, ...}` with their field names, `[T; N]` (and tuples whose elements
 /// all have one type) `N * T`, other tuples and tuple structs `(T0, T1, ...)`, sequences
 /// `var * T`, maps `var * (K, V)`, `Option<T>` `?T`, newtypes their inner type, `()` `void`,
-/// serde bytes `bytes`. Where no value shows a type (an empty `Vec`, a `None` of a non-primitive
-/// payload), the type is `void`, which describes the same bytes.
+/// serde bytes `bytes`. A `None` takes its type from the Rust type where that is a std type
+/// (`String`, `char`, `Vec<T>`, `[T; N]`, primitives, ...). Where nothing shows a type (an empty
+/// `Vec`, a `None` of a user type), the type is `void`, which describes the same bytes.
 ///
 /// ```
 /// use serde::Serialize;
@@ -45,6 +46,36 @@ pub fn infer_type<T: ?Sized + Serialize>(value: &T) -> Result<Type> {
     };
     let ty = value.serialize(&mut infer)?;
     Ok(settle(ty))
+}
+
+/// The datashape of a few std types by their `type_name`, for a `None` that shows no value:
+/// `String`, `&str`, `char`, `()`, `Vec<T>`, `[T; N]`, `Option<T>`, `Box<T>` and the primitives.
+/// Anything else is not known (`None`).
+fn type_of_name(name: &str) -> Option<Type> {
+    let name = name.trim_start_matches('&');
+    if let Some(sentinel) = Sentinel::of_payload(name) {
+        return Some(sentinel_type(sentinel));
+    }
+    let inner = |prefix: &str| name.strip_prefix(prefix).and_then(|rest| rest.strip_suffix('>'));
+    if let Some(element) = inner("alloc::vec::Vec<") {
+        return Some(Type::Var(Box::new(type_of_name(element)?)));
+    }
+    if let Some(payload) = inner("core::option::Option<") {
+        return Some(Type::Option(Box::new(type_of_name(payload)?)));
+    }
+    if let Some(pointee) = inner("alloc::boxed::Box<") {
+        return type_of_name(pointee);
+    }
+    if let Some(array) = name.strip_prefix('[').and_then(|rest| rest.strip_suffix(']')) {
+        let (element, len) = array.rsplit_once("; ")?;
+        return Some(Type::Fixed(len.parse().ok()?, Box::new(type_of_name(element)?)));
+    }
+    match name {
+        "alloc::string::String" | "str" => Some(Type::String),
+        "char" => Some(Type::Char),
+        "()" => Some(Type::Void),
+        _ => None,
+    }
 }
 
 /// `Any` stands for "not known yet" during inference; what is still unknown at the end is void.
@@ -237,7 +268,15 @@ impl<'a> ser::Serializer for &'a mut Infer {
             Some(OptionKind::Sentinel(sentinel)) => {
                 Ok(Type::Option(Box::new(sentinel_type(sentinel))))
             }
-            Some(OptionKind::Tagged) => Ok(Type::Option(Box::new(Type::Any))),
+            Some(OptionKind::Tagged) => {
+                let payload = self
+                    .hint
+                    .strip_prefix("core::option::Option<")
+                    .and_then(|rest| rest.strip_suffix('>'))
+                    .and_then(type_of_name)
+                    .unwrap_or(Type::Any);
+                Ok(Type::Option(Box::new(payload)))
+            }
             None => Err(Error::with_message(
                 ErrorKind::Unsupported,
                 format!(
