@@ -1,7 +1,9 @@
 //! Golden vectors for `serde_formats::dynd`, written by hand from the seed's type-to-bytes table
 //! (`shared/seeds/002_ed625f4eaa81431c.txt`) and the rules DESIGN.md fixes (sentinels, map
-//! order, enums). None of the expected bytes were produced by running this crate; the SHA-256
-//! values are the FIPS 180-2 test vectors. See `golden/PROVENANCE.md`.
+//! order, enums). None of the expected bytes were produced by running this crate: each was
+//! derived by hand (little-endian bytes of the value, LEB128 by the protobuf rules the seed
+//! links to, UTF-8 by RFC 3629). The SHA-256 values are the FIPS 180-2 test vectors for "" and
+//! "abc".
 
 use std::collections::{BTreeMap, HashMap};
 

@@ -56,7 +56,10 @@ fn type_of_name(name: &str) -> Option<Type> {
     if let Some(sentinel) = Sentinel::of_payload(name) {
         return Some(sentinel_type(sentinel));
     }
-    let inner = |prefix: &str| name.strip_prefix(prefix).and_then(|rest| rest.strip_suffix('>'));
+    let inner = |prefix: &str| {
+        name.strip_prefix(prefix)
+            .and_then(|rest| rest.strip_suffix('>'))
+    };
     if let Some(element) = inner("alloc::vec::Vec<") {
         return Some(Type::Var(Box::new(type_of_name(element)?)));
     }
@@ -66,9 +69,15 @@ fn type_of_name(name: &str) -> Option<Type> {
     if let Some(pointee) = inner("alloc::boxed::Box<") {
         return type_of_name(pointee);
     }
-    if let Some(array) = name.strip_prefix('[').and_then(|rest| rest.strip_suffix(']')) {
+    if let Some(array) = name
+        .strip_prefix('[')
+        .and_then(|rest| rest.strip_suffix(']'))
+    {
         let (element, len) = array.rsplit_once("; ")?;
-        return Some(Type::Fixed(len.parse().ok()?, Box::new(type_of_name(element)?)));
+        return Some(Type::Fixed(
+            len.parse().ok()?,
+            Box::new(type_of_name(element)?),
+        ));
     }
     match name {
         "alloc::string::String" | "str" => Some(Type::String),

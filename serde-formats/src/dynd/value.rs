@@ -22,6 +22,9 @@ use crate::{Error, ErrorKind, Position, Result};
 pub enum Value {
     /// A missing value of some `?T`.
     Missing,
+    /// A present value of `?T` whose payload is itself missing: `Some(None)` of `??T`. The
+    /// decoder wraps a payload in `Present` only then; other present values stand as they are.
+    Present(Box<Value>),
     /// The value of `void`.
     Void,
     /// `bool`
@@ -164,6 +167,12 @@ impl Serialize for Typed<'_> {
         let (ty, value) = (self.ty, self.value);
         match (ty, value) {
             (Type::Option(inner), Value::Missing) => missing(ser, inner),
+            (Type::Option(inner), Value::Present(value)) if inner.has_sentinel() => {
+                some_primitive(ser, inner, value)
+            }
+            (Type::Option(inner), Value::Present(value)) => {
+                ser.serialize_some(&Typed { ty: inner, value })
+            }
             (Type::Option(inner), _) if inner.has_sentinel() => some_primitive(ser, inner, value),
             (Type::Option(inner), _) => ser.serialize_some(&Typed { ty: inner, value }),
             (Type::Pointer(inner), _) => Typed { ty: inner, value }.serialize(ser),
@@ -437,7 +446,11 @@ impl<'de> Visitor<'de> for TaggedOptionVisitor<'_> {
     }
 
     fn visit_some<D: Deserializer<'de>>(self, de: D) -> Result<Value, D::Error> {
-        TypedSeed(self.0).deserialize(de)
+        match TypedSeed(self.0).deserialize(de)? {
+            // Some(None): keep it apart from None.
+            Value::Missing => Ok(Value::Present(Box::new(Value::Missing))),
+            value => Ok(value),
+        }
     }
 }
 
@@ -516,6 +529,7 @@ impl Serialize for Value {
     fn serialize<S: ser::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
         match self {
             Value::Missing => ser.serialize_none(),
+            Value::Present(value) => ser.serialize_some(value),
             Value::Void => ser.serialize_unit(),
             Value::Bool(v) => ser.serialize_bool(*v),
             Value::Int8(v) => ser.serialize_i8(*v),
@@ -643,6 +657,7 @@ impl From<&Value> for serde_json::Value {
         let float = |v: f64| serde_json::Number::from_f64(v).map_or(Json::Null, Json::Number);
         match value {
             Value::Missing | Value::Void => Json::Null,
+            Value::Present(value) => Json::from(&**value),
             Value::Bool(v) => Json::Bool(*v),
             Value::Int8(v) => Json::from(*v),
             Value::Int16(v) => Json::from(*v),
