@@ -5,6 +5,7 @@
 //! [`Position`] where the input went wrong.
 #![deny(missing_docs)]
 
+pub mod dynd;
 pub mod error;
 pub mod typed_column;
 

@@ -1,0 +1,179 @@
+//! dynd against bincode 2 (serde, standard config), borsh and postcard on a log-like and a
+//! mesh-like dataset, and `Vec<f64>` against a plain memcpy of the same number of bytes.
+//!
+//! Run: `cargo bench -p serde-formats --bench dynd -- --warm-up-time 1 --measurement-time 3`
+
+use std::hint::black_box;
+
+use borsh::{BorshDeserialize, BorshSerialize};
+use criterion::measurement::WallTime;
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use serde_formats::dynd;
+
+#[derive(Serialize, Deserialize, BorshSerialize, BorshDeserialize, Clone, PartialEq, Debug)]
+struct LogEntry {
+    timestamp_ms: u64,
+    level: u8,
+    service: String,
+    message: String,
+    status: u16,
+    latency_us: u32,
+    request_id: u64,
+}
+
+#[derive(Serialize, Deserialize, BorshSerialize, BorshDeserialize, Clone, PartialEq, Debug)]
+struct Triangle {
+    vertices: [[f32; 3]; 3],
+}
+
+fn logs(rng: &mut ChaCha8Rng, count: usize) -> Vec<LogEntry> {
+    const SERVICES: [&str; 4] = ["auth", "billing", "search-frontend", "ingest"];
+    const WORDS: [&str; 8] = [
+        "request", "served", "user", "cache", "miss", "timeout", "retry", "ok",
+    ];
+    let mut now = 1_700_000_000_000u64;
+    (0..count)
+        .map(|_| {
+            now += rng.random_range(0..50);
+            let words = rng.random_range(3..12);
+            let message = (0..words)
+                .map(|_| WORDS[rng.random_range(0..WORDS.len())])
+                .collect::<Vec<_>>()
+                .join(" ");
+            LogEntry {
+                timestamp_ms: now,
+                level: rng.random_range(0..5),
+                service: SERVICES[rng.random_range(0..SERVICES.len())].to_owned(),
+                message,
+                status: [200, 200, 200, 404, 500][rng.random_range(0..5)],
+                latency_us: rng.random_range(50..2_000_000),
+                request_id: rng.random(),
+            }
+        })
+        .collect()
+}
+
+fn mesh(rng: &mut ChaCha8Rng, count: usize) -> Vec<Triangle> {
+    (0..count)
+        .map(|_| Triangle {
+            vertices: [(); 3].map(|_| [(); 3].map(|_| rng.random_range(-100.0f32..100.0))),
+        })
+        .collect()
+}
+
+fn bincode_config() -> bincode::config::Configuration {
+    bincode::config::standard()
+}
+
+/// The four formats in one group, serialize and deserialize.
+fn compare<T>(c: &mut Criterion, name: &str, data: &Vec<T>)
+where
+    T: Serialize
+        + DeserializeOwned
+        + BorshSerialize
+        + BorshDeserialize
+        + PartialEq
+        + std::fmt::Debug,
+{
+    let dynd_bytes = dynd::to_bytes(data).unwrap();
+    let bincode_bytes = bincode::serde::encode_to_vec(data, bincode_config()).unwrap();
+    let borsh_bytes = borsh::to_vec(data).unwrap();
+    let postcard_bytes = postcard::to_allocvec(data).unwrap();
+    // Sanity: every format reads back what it wrote.
+    assert_eq!(&dynd::from_bytes::<Vec<T>>(&dynd_bytes).unwrap(), data);
+    assert_eq!(&borsh::from_slice::<Vec<T>>(&borsh_bytes).unwrap(), data);
+    println!(
+        "{name}: dynd {} B, bincode {} B, borsh {} B, postcard {} B",
+        dynd_bytes.len(),
+        bincode_bytes.len(),
+        borsh_bytes.len(),
+        postcard_bytes.len()
+    );
+
+    let mut group = c.benchmark_group(format!("{name}/serialize"));
+    group.throughput(Throughput::Bytes(dynd_bytes.len() as u64));
+    group.bench_function("dynd", |b| {
+        b.iter(|| dynd::to_bytes(black_box(data)).unwrap())
+    });
+    group.bench_function("bincode", |b| {
+        b.iter(|| bincode::serde::encode_to_vec(black_box(data), bincode_config()).unwrap())
+    });
+    group.bench_function("borsh", |b| {
+        b.iter(|| borsh::to_vec(black_box(data)).unwrap())
+    });
+    group.bench_function("postcard", |b| {
+        b.iter(|| postcard::to_allocvec(black_box(data)).unwrap())
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group(format!("{name}/deserialize"));
+    group.throughput(Throughput::Bytes(dynd_bytes.len() as u64));
+    group.bench_function("dynd", |b| {
+        b.iter(|| dynd::from_bytes::<Vec<T>>(black_box(&dynd_bytes)).unwrap())
+    });
+    group.bench_function("bincode", |b| {
+        b.iter(|| {
+            bincode::serde::decode_from_slice::<Vec<T>, _>(
+                black_box(&bincode_bytes),
+                bincode_config(),
+            )
+            .unwrap()
+        })
+    });
+    group.bench_function("borsh", |b| {
+        b.iter(|| borsh::from_slice::<Vec<T>>(black_box(&borsh_bytes)).unwrap())
+    });
+    group.bench_function("postcard", |b| {
+        b.iter(|| postcard::from_bytes::<Vec<T>>(black_box(&postcard_bytes)).unwrap())
+    });
+    group.finish();
+}
+
+fn memcpy_into(group: &mut BenchmarkGroup<'_, WallTime>, source: &[u8]) {
+    let mut target = vec![0u8; source.len()];
+    group.bench_function("memcpy", |b| {
+        b.iter(|| {
+            target.copy_from_slice(black_box(source));
+            black_box(&target);
+        })
+    });
+}
+
+fn floats(c: &mut Criterion) {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let data: Vec<f64> = (0..1_000_000).map(|_| rng.random::<f64>()).collect();
+    let bytes = dynd::to_bytes(&data).unwrap();
+    let raw: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
+
+    let mut group = c.benchmark_group("vec_f64/serialize");
+    group.throughput(Throughput::Bytes(raw.len() as u64));
+    group.sample_size(30);
+    group.bench_function("dynd", |b| {
+        b.iter(|| dynd::to_bytes(black_box(&data)).unwrap())
+    });
+    memcpy_into(&mut group, &raw);
+    group.finish();
+
+    let mut group = c.benchmark_group("vec_f64/deserialize");
+    group.throughput(Throughput::Bytes(raw.len() as u64));
+    group.sample_size(30);
+    group.bench_function("dynd", |b| {
+        b.iter(|| dynd::from_bytes::<Vec<f64>>(black_box(&bytes)).unwrap())
+    });
+    memcpy_into(&mut group, &raw);
+    group.finish();
+}
+
+fn datasets(c: &mut Criterion) {
+    let mut rng = ChaCha8Rng::seed_from_u64(42);
+    let logs = logs(&mut rng, 10_000);
+    compare(c, "log", &logs);
+    let mesh = mesh(&mut rng, 50_000);
+    compare(c, "mesh", &mesh);
+}
+
+criterion_group!(benches, datasets, floats);
+criterion_main!(benches);

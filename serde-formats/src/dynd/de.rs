@@ -1,0 +1,493 @@
+//! serde glue for reading: a strict [`Deserializer`] that accepts only canonical bytes.
+
+use std::any::type_name;
+
+use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
+
+use super::option::{OptionKind, Sentinel};
+use super::read::SliceReader;
+use super::ser::{is_nan, sentinel_bytes};
+use super::{DEFAULT_DEPTH_LIMIT, DEFAULT_ZERO_SIZED_LIMIT};
+use crate::{Error, ErrorKind, Position, Result};
+
+/// A serde deserializer reading canonical DyND bytes from a slice, borrowing strings and bytes
+/// from it.
+///
+/// Use [`from_bytes`](super::from_bytes) unless you need a different depth limit or want to
+/// read several values one after the other:
+///
+/// ```
+/// use serde::Deserialize;
+/// use serde_formats::dynd::Deserializer;
+///
+/// let mut de = Deserializer::from_bytes(&[0x05, 0x01, 0x00]).with_depth_limit(16);
+/// assert_eq!(u8::deserialize(&mut de).unwrap(), 5);
+/// assert_eq!(u16::deserialize(&mut de).unwrap(), 1);
+/// de.end().unwrap();
+/// ```
+pub struct Deserializer<'de> {
+    reader: SliceReader<'de>,
+    depth_left: usize,
+    /// Elements that took no bytes (of `Vec<()>` and the like) still allowed; bounds the work a
+    /// count read from the input can cause without bytes to back it.
+    zero_sized_left: usize,
+}
+
+impl<'de> Deserializer<'de> {
+    /// A deserializer over `input` with the default depth limit of 128.
+    pub fn from_bytes(input: &'de [u8]) -> Self {
+        Deserializer {
+            reader: SliceReader::new(input),
+            depth_left: DEFAULT_DEPTH_LIMIT,
+            zero_sized_left: DEFAULT_ZERO_SIZED_LIMIT,
+        }
+    }
+
+    /// Sets how deeply sequences, maps, structs, tuples, enums and options may nest.
+    #[must_use]
+    pub fn with_depth_limit(mut self, limit: usize) -> Self {
+        self.depth_left = limit;
+        self
+    }
+
+    /// Byte offset of the next unread byte.
+    pub fn offset(&self) -> usize {
+        self.reader.offset()
+    }
+
+    /// The bytes not read yet.
+    pub fn remaining(&self) -> &'de [u8] {
+        self.reader.remaining()
+    }
+
+    /// Checks that the whole input was read.
+    ///
+    /// # Errors
+    /// [`ErrorKind::TrailingBytes`] at the first unread byte.
+    pub fn end(&self) -> Result<()> {
+        if self.reader.remaining().is_empty() {
+            Ok(())
+        } else {
+            Err(Error::at(ErrorKind::TrailingBytes, self.offset() as u64))
+        }
+    }
+
+    /// Attaches the current offset to an error that has none (serde `custom` errors).
+    pub(crate) fn locate(&self, err: Error) -> Error {
+        err.or_position(Position::Byte(self.offset() as u64))
+    }
+
+    #[inline]
+    fn enter(&mut self) -> Result<()> {
+        match self.depth_left.checked_sub(1) {
+            Some(left) => {
+                self.depth_left = left;
+                Ok(())
+            }
+            None => Err(Error::at(
+                ErrorKind::DepthLimitExceeded,
+                self.offset() as u64,
+            )),
+        }
+    }
+
+    #[inline]
+    fn leave(&mut self) {
+        self.depth_left += 1;
+    }
+
+    #[inline]
+    fn at(&self, kind: ErrorKind, offset: usize) -> Error {
+        Error::at(kind, offset as u64)
+    }
+
+    /// A bool or option tag: exactly 0 or 1.
+    #[inline]
+    fn zero_or_one(&mut self) -> Result<bool> {
+        let at = self.offset();
+        match self.reader.byte()? {
+            0 => Ok(false),
+            1 => Ok(true),
+            _ => Err(self.at(ErrorKind::BadTag, at)),
+        }
+    }
+
+    /// A count prefix of a sequence or map.
+    #[inline]
+    fn count(&mut self) -> Result<(usize, usize)> {
+        let at = self.offset();
+        let count = self.reader.varint()?;
+        // A count beyond the address space cannot be backed by the input or a budget.
+        let count = usize::try_from(count).map_err(|_| self.at(ErrorKind::LengthPastEnd, at))?;
+        Ok((count, at))
+    }
+
+    #[inline]
+    fn str(&mut self) -> Result<&'de str> {
+        let bytes = self.reader.length_prefixed()?;
+        std::str::from_utf8(bytes).map_err(|err| {
+            let start = self.offset() - bytes.len();
+            self.at(ErrorKind::InvalidUtf8, start + err.valid_up_to())
+        })
+    }
+
+    fn char(&mut self) -> Result<char> {
+        let at = self.offset();
+        let first = self.reader.peek_array::<1>()?[0];
+        let len = match first {
+            0x00..=0x7f => 1,
+            0xc2..=0xdf => 2,
+            0xe0..=0xef => 3,
+            0xf0..=0xf4 => 4,
+            _ => return Err(self.at(ErrorKind::InvalidChar, at)),
+        };
+        let bytes = self.reader.take(len)?;
+        // from_utf8 rejects overlong forms and surrogates: one char has one encoding.
+        match std::str::from_utf8(bytes)
+            .ok()
+            .and_then(|s| s.chars().next())
+        {
+            Some(c) => Ok(c),
+            None => Err(self.at(ErrorKind::InvalidChar, at)),
+        }
+    }
+
+    fn option_with_sentinel<V: Visitor<'de>>(
+        &mut self,
+        sentinel: Sentinel,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let at = self.offset();
+        let missing = sentinel_bytes(sentinel);
+        let width = missing.as_slice().len();
+        let bytes = self
+            .reader
+            .remaining()
+            .get(..width)
+            .ok_or_else(|| self.at(ErrorKind::UnexpectedEnd, at))?;
+        if bytes == missing.as_slice() {
+            self.reader.take(width)?;
+            return visitor.visit_none();
+        }
+        if is_nan(sentinel, bytes) {
+            return Err(Error::with_message(
+                ErrorKind::BadSentinel,
+                format!(
+                    "NaN bits other than the missing-value sentinel of ?{}",
+                    sentinel.datashape()
+                ),
+            )
+            .with_position(Position::Byte(at as u64)));
+        }
+        // Present: the payload's own deserialize reads the bytes we only looked at.
+        self.enter()?;
+        let value = visitor.visit_some(&mut *self)?;
+        self.leave();
+        Ok(value)
+    }
+}
+
+macro_rules! fixed_width {
+    ($($method:ident $visit:ident $ty:ty),*) => {$(
+        #[inline]
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            let bytes = self.reader.take_array::<{ std::mem::size_of::<$ty>() }>()?;
+            visitor.$visit(<$ty>::from_le_bytes(bytes))
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
+    type Error = Error;
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    fn deserialize_any<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value> {
+        Err(Error::with_message(
+            ErrorKind::Unsupported,
+            "DyND bytes are not self-describing: the type must drive decoding (use dynd::Array for \
+             self-describing data)",
+        )
+        .with_position(Position::Byte(self.offset() as u64)))
+    }
+
+    #[inline]
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let value = self.zero_or_one()?;
+        visitor.visit_bool(value)
+    }
+
+    fixed_width!(
+        deserialize_i8 visit_i8 i8,
+        deserialize_i16 visit_i16 i16,
+        deserialize_i32 visit_i32 i32,
+        deserialize_i64 visit_i64 i64,
+        deserialize_i128 visit_i128 i128,
+        deserialize_u8 visit_u8 u8,
+        deserialize_u16 visit_u16 u16,
+        deserialize_u32 visit_u32 u32,
+        deserialize_u64 visit_u64 u64,
+        deserialize_u128 visit_u128 u128,
+        deserialize_f32 visit_f32 f32,
+        deserialize_f64 visit_f64 f64
+    );
+
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let c = self.char()?;
+        visitor.visit_char(c)
+    }
+
+    #[inline]
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let s = self.str()?;
+        visitor.visit_borrowed_str(s)
+    }
+
+    #[inline]
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
+    #[inline]
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let bytes = self.reader.length_prefixed()?;
+        visitor.visit_borrowed_bytes(bytes)
+    }
+
+    #[inline]
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_bytes(visitor)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        // Decided from the requested type before any byte is read; see option.rs.
+        match OptionKind::of_option(type_name::<V::Value>()).unwrap_or(OptionKind::Tagged) {
+            OptionKind::Sentinel(sentinel) => self.option_with_sentinel(sentinel, visitor),
+            OptionKind::Tagged => {
+                if self.zero_or_one()? {
+                    self.enter()?;
+                    let value = visitor.visit_some(&mut *self)?;
+                    self.leave();
+                    Ok(value)
+                } else {
+                    visitor.visit_none()
+                }
+            }
+        }
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_unit()
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        visitor.visit_unit()
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.enter()?;
+        let (count, at) = self.count()?;
+        let value = visitor.visit_seq(Elements {
+            de: self,
+            left: count,
+            at,
+        })?;
+        self.leave();
+        Ok(value)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
+        let at = self.offset();
+        self.enter()?;
+        let value = visitor.visit_seq(Elements {
+            de: self,
+            left: len,
+            at,
+        })?;
+        self.leave();
+        Ok(value)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_tuple(len, visitor)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.enter()?;
+        let (count, _) = self.count()?;
+        let value = visitor.visit_map(Entries {
+            de: self,
+            left: count,
+            previous_key: None,
+        })?;
+        self.leave();
+        Ok(value)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_tuple(fields.len(), visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.enter()?;
+        let value = visitor.visit_enum(Variant { de: self })?;
+        self.leave();
+        Ok(value)
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        // Identifiers are not written; only enum variants need one, and they are indices.
+        self.deserialize_any(visitor)
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+}
+
+/// Elements of a sequence, tuple or struct.
+struct Elements<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+    left: usize,
+    /// Where the sequence starts, for the zero-sized element budget.
+    at: usize,
+}
+
+impl<'de> de::SeqAccess<'de> for Elements<'_, 'de> {
+    type Error = Error;
+
+    #[inline]
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        let before = self.de.offset();
+        let value = seed.deserialize(&mut *self.de)?;
+        if self.de.offset() == before {
+            self.de.zero_sized_left = self
+                .de
+                .zero_sized_left
+                .checked_sub(1)
+                .ok_or_else(|| self.de.at(ErrorKind::LengthPastEnd, self.at))?;
+        }
+        Ok(Some(value))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        // Never trust a count from the input for preallocation beyond what the bytes can hold.
+        Some(self.left.min(self.de.remaining().len()))
+    }
+}
+
+/// Entries of a map; each key must encode strictly greater than the one before.
+struct Entries<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+    left: usize,
+    previous_key: Option<&'de [u8]>,
+}
+
+impl<'de> de::MapAccess<'de> for Entries<'_, 'de> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        let start = self.de.offset();
+        let key = seed.deserialize(&mut *self.de)?;
+        let key_bytes = self.de.reader.since(start);
+        if let Some(previous) = self.previous_key {
+            if key_bytes <= previous {
+                return Err(self.de.at(ErrorKind::UnsortedKeys, start));
+            }
+        }
+        self.previous_key = Some(key_bytes);
+        Ok(Some(key))
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        // Keys strictly increase, so at most one entry has an empty key: maps need no
+        // zero-sized budget.
+        let value = seed.deserialize(&mut *self.de)?;
+        Ok(value)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left.min(self.de.remaining().len()))
+    }
+}
+
+/// An enum: LEB128 variant index, then the payload.
+struct Variant<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+}
+
+impl<'a, 'de> de::EnumAccess<'de> for Variant<'a, 'de> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
+        let at = self.de.offset();
+        let index = self.de.reader.varint()?;
+        let index = u32::try_from(index).map_err(|_| self.de.at(ErrorKind::BadVarint, at))?;
+        let value = seed
+            .deserialize(index.into_deserializer())
+            .map_err(|err: Error| err.or_position(Position::Byte(at as u64)))?;
+        Ok((value, self))
+    }
+}
+
+impl<'de> de::VariantAccess<'de> for Variant<'_, 'de> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<()> {
+        Ok(())
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_tuple(&mut *self.de, len, visitor)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_tuple(&mut *self.de, fields.len(), visitor)
+    }
+}

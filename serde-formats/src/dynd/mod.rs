@@ -1,0 +1,294 @@
+//! Canonical DyND bytes: one byte string per value, for content-addressed storage.
+//!
+//! This is the serialization proposed for libdynd (seed 002) with every open point fixed: each
+//! value of a given type has exactly one encoding, the decoder accepts only that encoding, and
+//! [`digest`] (SHA-256 of the bytes) is therefore a content address usable in a Merkle DAG.
+//! Only data is written, never types; [`Array`] pairs a value with its datashape [`Type`] for
+//! self-describing files (`array[Any]`).
+//!
+//! ```
+//! use serde::{Deserialize, Serialize};
+//! use serde_formats::dynd;
+//!
+//! #[derive(Serialize, Deserialize, Debug, PartialEq)]
+//! struct Point<'a> {
+//!     x: i32,
+//!     y: Option<&'a str>,
+//! }
+//!
+//! let bytes = dynd::to_bytes(&Point { x: 1, y: Some("a") }).unwrap();
+//! assert_eq!(bytes, [0x01, 0x00, 0x00, 0x00, 0x01, 0x01, b'a']);
+//! let point: Point = dynd::from_bytes(&bytes).unwrap();
+//! assert_eq!(point, Point { x: 1, y: Some("a") });
+//! ```
+//!
+//! # Wire format
+//!
+//! ## Stability
+//! The bytes of a value never change: they are the value's content address. A release of this
+//! crate that changes the bytes of any value is a breaking (major) release, and will not happen
+//! without a new format name. Additions only ever make the decoder accept types it did not
+//! know before; never new encodings of known types.
+//!
+//! ## Integers and floats (`i8`..`i128`, `u8`..`u128`, `f32`, `f64`)
+//! Little-endian, full width (`int8`..`int128`, `uint8`..`uint128`, `float32`, `float64`).
+//! Floats are written bit-exact: `-0.0` stays `-0.0`, NaN payloads are kept as they are. `usize`
+//! and `isize` go through serde as `u64` / `i64`.
+//!
+//! ## `bool`
+//! One byte, `00` (false) or `01` (true).
+//!
+//! ## `char`
+//! The UTF-8 bytes of the code point, 1 to 4 bytes, no length (`char`).
+//!
+//! ## `str`, `String`, `&[u8]` (serde bytes)
+//! Unsigned LEB128 byte length, then the bytes (`string`, `bytes`). A `Vec<u8>` goes through serde
+//! as a sequence of `u8`, which gives the same bytes.
+//!
+//! ## `Option<T>`
+//! DyND's missing-value sentinels where the payload type has one, else a tag (`?T`):
+//!
+//! | payload | `None` | `Some(v)` |
+//! | --- | --- | --- |
+//! | `bool` | `02` | `00` / `01` |
+//! | `i8`..`i128` | `MIN`, e.g. `?int8` is `80` | `v`; `Some(MIN)` is an encode error |
+//! | `u8`..`u128` | `MAX`, e.g. `?uint16` is `ff ff` | `v`; `Some(MAX)` is an encode error |
+//! | `f32` | bits `0x7f8007a2`: `a2 07 80 7f` | `v`; `Some(NaN)` (any NaN) is an encode error |
+//! | `f64` | bits `0x7ff00000000007a2`: `a2 07 00 00 00 00 f0 7f` | `v`; `Some(NaN)` is an encode error |
+//! | anything else | `00` | `01` then `v` |
+//!
+//! serde gives a format neither a value nor a type for `None`, so the choice is made from the
+//! Rust type: the serializer sees the static type of every value it is handed
+//! (`serialize_field::<Option<i8>>`, ...) and the deserializer sees the type the visitor
+//! produces (`Option<i8>`) before it reads a byte. The rule is: **`Option<P>` uses the sentinel
+//! exactly when `P` is `bool`, an integer or a float primitive** (also behind `&`, `Box`, `Rc`,
+//! `Arc`). A newtype around a primitive (`Option<Meters>`) uses the tag. A custom `Serialize`
+//! that calls `serialize_none` itself (for example a `#[serde(transparent)]` wrapper around an
+//! `Option`) is an encode error, since its sentinel cannot be chosen.
+//!
+//! ## `()`, unit structs
+//! No bytes (`void`).
+//!
+//! ## Newtype structs
+//! The inner value, nothing around it.
+//!
+//! ## Tuples, tuple structs, arrays `[T; N]`, structs
+//! The fields one after the other, no count and no names (`N * T`, `(T0, T1)`, `{x: T0}`).
+//!
+//! ## Sequences (`Vec<T>`, `&[T]`, sets)
+//! Unsigned LEB128 element count, then the elements (`var * T`). A `HashSet` writes in its
+//! iteration order; use a `BTreeSet` (or sort) for canonical bytes.
+//!
+//! ## Maps
+//! Unsigned LEB128 entry count, then each key followed by its value (`var * (K, V)`), **sorted by
+//! the bytes of the encoded key**, shortest first where one key's bytes prefix another's. Two
+//! keys with the same bytes are an encode error. So a `HashMap` and a `BTreeMap` with the same
+//! entries give the same bytes (note that bytewise order of little-endian integers is not their
+//! numeric order).
+//!
+//! ## Enums (not in DyND)
+//! Unsigned LEB128 variant index (at most `u32::MAX`), then the payload like a newtype, tuple or
+//! struct; a unit variant is the index alone.
+//!
+//! ## Self-describing data: [`Array`] (`array[Any]`)
+//! The datashape type as a `string` in its canonical [`Type`] spelling (what `Display` prints),
+//! then the data of that type.
+//!
+//! ## Canonical and accepted encodings
+//! The decoder accepts exactly the canonical encoding; each violation has its own
+//! [`ErrorKind`](crate::ErrorKind) and the byte offset where it starts.
+//!
+//! | item | canonical (written and accepted) | rejected |
+//! | --- | --- | --- |
+//! | LEB128 length, count, variant | minimal: `05`, `80 01` | overlong `85 00`, `80 00`; over 64 bits: `BadVarint` |
+//! | bool | `00`, `01` | any other byte: `BadTag` |
+//! | option tag | `00`, `01` | any other byte: `BadTag` |
+//! | float option | any non-NaN bits, or the NA bits | any other NaN: `BadSentinel` |
+//! | string | valid UTF-8 | `InvalidUtf8` |
+//! | char | the shortest UTF-8 of a scalar value | overlong, surrogate, over `10FFFF`: `InvalidChar` |
+//! | map keys | strictly increasing bytes | out of order or repeated: `UnsortedKeys` |
+//! | `array[Any]` type | the [`Type`] `Display` spelling | other spellings, e.g. extra spaces: `BadType` |
+//! | end of input | the value ends where the input ends | `TrailingBytes` |
+//! | length | no more than the bytes left | `LengthPastEnd`; truncation is `UnexpectedEnd` |
+//!
+//! # Limits
+//! Sequences, maps, structs, tuples, enums and options nest at most 128 deep by default
+//! ([`Deserializer::with_depth_limit`], [`Serializer::with_depth_limit`]); deeper is
+//! `DepthLimitExceeded`. Lengths are checked against the bytes left before anything is
+//! allocated. Elements that take no bytes (`Vec<()>`) are limited to 2^16 (65 536) per input so that a
+//! count from the input cannot cause unbounded work (`LengthPastEnd`).
+
+mod datashape;
+mod de;
+mod infer;
+mod option;
+mod read;
+mod ser;
+mod value;
+mod varint;
+mod write;
+
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+
+pub use datashape::Type;
+pub use de::Deserializer;
+pub use infer::infer_type;
+pub use ser::{Compound, MapCompound, SeqCompound, Serializer};
+pub use value::{Array, Value};
+pub use write::{IoWriter, Output};
+
+use crate::Result;
+
+/// How deeply values nest by default.
+pub const DEFAULT_DEPTH_LIMIT: usize = 128;
+
+/// How many elements that take no bytes one input may hold.
+const DEFAULT_ZERO_SIZED_LIMIT: usize = 1 << 16;
+
+/// The bits of DyND's missing `float32`.
+pub const NA_FLOAT32_BITS: u32 = 0x7f80_07a2;
+
+/// The bits of DyND's missing `float64`.
+pub const NA_FLOAT64_BITS: u64 = 0x7ff0_0000_0000_07a2;
+
+/// Serializes `value` to its canonical bytes.
+///
+/// ```
+/// let bytes = serde_formats::dynd::to_bytes(&(true, 300u16, vec![Some(1i8), None])).unwrap();
+/// assert_eq!(bytes, [0x01, 0x2c, 0x01, 0x02, 0x01, 0x80]);
+/// ```
+///
+/// # Errors
+/// [`ErrorKind::BadSentinel`](crate::ErrorKind::BadSentinel) for `Some` of a sentinel value,
+/// [`ErrorKind::UnsortedKeys`](crate::ErrorKind::UnsortedKeys) for two map keys with the same
+/// bytes, [`ErrorKind::DepthLimitExceeded`](crate::ErrorKind::DepthLimitExceeded),
+/// [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported) for a missing value whose sentinel
+/// cannot be chosen, and any error of the value's `Serialize`.
+pub fn to_bytes<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
+    let mut ser = Serializer::new(Vec::new());
+    ser.serialize_value(value)?;
+    Ok(ser.into_inner())
+}
+
+/// Serializes `value` into `writer`.
+///
+/// ```
+/// let mut out = Vec::new();
+/// serde_formats::dynd::to_writer(&mut out, &"hé").unwrap();
+/// assert_eq!(out, [0x03, b'h', 0xc3, 0xa9]);
+/// ```
+///
+/// # Errors
+/// As [`to_bytes`], and [`ErrorKind::Io`](crate::ErrorKind::Io) when writing fails. Bytes
+/// written before an error stay written.
+pub fn to_writer<W: std::io::Write, T: ?Sized + Serialize>(writer: W, value: &T) -> Result<()> {
+    let mut ser = Serializer::new(IoWriter(writer));
+    ser.serialize_value(value)
+}
+
+/// Deserializes a `T` from exactly `bytes`, borrowing `&str` and `&[u8]` from them.
+///
+/// ```
+/// let (name, n): (&str, Option<u8>) = serde_formats::dynd::from_bytes(&[0x02, b'h', b'i', 0xff]).unwrap();
+/// assert_eq!((name, n), ("hi", None));
+/// ```
+///
+/// # Errors
+/// Any violation of the canonical form (see the table in the module docs), with its byte
+/// offset; [`ErrorKind::TrailingBytes`](crate::ErrorKind::TrailingBytes) when bytes are left
+/// over; errors of `T`'s `Deserialize` (kind `Message`) at the offset where they arose.
+pub fn from_bytes<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
+    let mut de = Deserializer::from_bytes(bytes);
+    let value = T::deserialize(&mut de).map_err(|err| de.locate(err))?;
+    de.end()?;
+    Ok(value)
+}
+
+/// Deserializes a `T` from the start of `bytes` and returns it with the bytes after it.
+///
+/// ```
+/// let (n, rest): (u16, &[u8]) = serde_formats::dynd::take_from_bytes(&[0x01, 0x02, 0x03]).unwrap();
+/// assert_eq!((n, rest), (0x0201, &[0x03][..]));
+/// ```
+///
+/// # Errors
+/// As [`from_bytes`], except that bytes left over are returned, not rejected.
+pub fn take_from_bytes<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<(T, &'de [u8])> {
+    let mut de = Deserializer::from_bytes(bytes);
+    let value = T::deserialize(&mut de).map_err(|err| de.locate(err))?;
+    Ok((value, de.remaining()))
+}
+
+/// Deserializes a `T` from everything `reader` yields.
+///
+/// The reader is read to its end: trailing bytes are an error, so the whole input must be seen
+/// before the value can be accepted anyway.
+///
+/// ```
+/// let v: Vec<i16> = serde_formats::dynd::from_reader(&[0x01, 0xff, 0x7f][..]).unwrap();
+/// assert_eq!(v, [i16::MAX]);
+/// ```
+///
+/// # Errors
+/// [`ErrorKind::Io`](crate::ErrorKind::Io) when reading fails, otherwise as [`from_bytes`].
+pub fn from_reader<R: std::io::Read, T: DeserializeOwned>(mut reader: R) -> Result<T> {
+    let mut bytes = Vec::new();
+    reader.read_to_end(&mut bytes)?;
+    from_bytes(&bytes)
+}
+
+/// The content address of `value`: SHA-256 of its canonical bytes, computed without building
+/// them in memory.
+///
+/// ```
+/// // SHA-256 of the empty string: a unit value has no bytes.
+/// let digest = serde_formats::dynd::digest(&()).unwrap();
+/// assert_eq!(digest[..4], [0xe3, 0xb0, 0xc4, 0x42]);
+/// ```
+///
+/// # Errors
+/// As [`to_bytes`].
+pub fn digest<T: ?Sized + Serialize>(value: &T) -> Result<[u8; 32]> {
+    let mut ser = Serializer::new(write::HashOutput(<sha2::Sha256 as sha2::Digest>::new()));
+    ser.serialize_value(value)?;
+    Ok(sha2::Digest::finalize(ser.into_inner().0).into())
+}
+
+/// Writes `value` as a self-describing `array[Any]`: its datashape type, inferred from the
+/// value by [`infer_type`], then its canonical bytes.
+///
+/// ```
+/// let bytes = serde_formats::dynd::to_array_bytes(&[1u8, 2]).unwrap();
+/// assert_eq!(bytes, b"\x092 * uint8\x01\x02");
+/// ```
+///
+/// # Errors
+/// As [`infer_type`] and [`to_bytes`].
+pub fn to_array_bytes<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
+    let ty = infer_type(value)?;
+    let mut ser = Serializer::new(Vec::new());
+    ser.serialize_value(&ty.to_string())?;
+    ser.serialize_value(value)?;
+    Ok(ser.into_inner())
+}
+
+/// Reads a self-describing `array[Any]` without a Rust type: the type string, then the data it
+/// describes, as a dynamic [`Value`].
+///
+/// ```
+/// use serde_formats::dynd::{from_array_bytes, Type, Value};
+///
+/// let array = from_array_bytes(b"\x06?int16\x00\x80").unwrap();
+/// assert_eq!(array.ty, "?int16".parse::<Type>().unwrap());
+/// assert_eq!(array.value, Value::Missing);
+/// ```
+///
+/// # Errors
+/// [`ErrorKind::BadType`](crate::ErrorKind::BadType) when the type does not parse or is not in
+/// its canonical spelling, otherwise as [`from_bytes`].
+pub fn from_array_bytes(bytes: &[u8]) -> Result<Array> {
+    let mut de = Deserializer::from_bytes(bytes);
+    let array = value::read_array(&mut de)?;
+    de.end()?;
+    Ok(array)
+}

@@ -1,0 +1,169 @@
+//! Which options use a missing-value sentinel and which use a tag byte.
+//!
+//! DyND gives `?T` a sentinel for `bool`, the integers and the floats. serde hands a format only
+//! `serialize_none()` for a missing value: no value to probe and no type. But every value reaches
+//! the serializer through a generic call (`to_bytes::<T>`, `serialize_field::<T>`,
+//! `serialize_element::<T>`, `serialize_some::<T>`, ...), where [`std::any::type_name`] tells
+//! its static type. The serializer remembers the name of the value it is about to serialize and
+//! `serialize_none` / `serialize_some` classify it here. The deserializer must choose before it
+//! reads a byte (the bytes `00` mean "int8 0" under a sentinel and "missing" under a tag), and
+//! does the same with the name of the visitor's `Value` in `deserialize_option`, which is
+//! `Option<P>` for every std `Option`. Both sides therefore follow one rule on Rust types:
+//!
+//! `Option<P>` uses the sentinel exactly when `P` is `bool`, an integer primitive or a float
+//! primitive (also behind `&`, `Box`, `Rc`, `Arc`); every other payload uses the tag.
+
+/// A payload type that has a DyND missing-value sentinel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Sentinel {
+    Bool,
+    I8,
+    I16,
+    I32,
+    I64,
+    I128,
+    U8,
+    U16,
+    U32,
+    U64,
+    U128,
+    F32,
+    F64,
+}
+
+impl Sentinel {
+    /// The datashape name of the payload, for error messages.
+    pub(crate) fn datashape(self) -> &'static str {
+        match self {
+            Sentinel::Bool => "bool",
+            Sentinel::I8 => "int8",
+            Sentinel::I16 => "int16",
+            Sentinel::I32 => "int32",
+            Sentinel::I64 => "int64",
+            Sentinel::I128 => "int128",
+            Sentinel::U8 => "uint8",
+            Sentinel::U16 => "uint16",
+            Sentinel::U32 => "uint32",
+            Sentinel::U64 => "uint64",
+            Sentinel::U128 => "uint128",
+            Sentinel::F32 => "float32",
+            Sentinel::F64 => "float64",
+        }
+    }
+
+    /// The sentinel for the Rust payload type called `name` (a `type_name` string), if any.
+    pub(crate) fn of_payload(name: &str) -> Option<Sentinel> {
+        Some(match strip_pointers(name) {
+            "bool" => Sentinel::Bool,
+            "i8" => Sentinel::I8,
+            "i16" => Sentinel::I16,
+            "i32" => Sentinel::I32,
+            "i64" | "isize" => Sentinel::I64,
+            "i128" => Sentinel::I128,
+            "u8" => Sentinel::U8,
+            "u16" => Sentinel::U16,
+            "u32" => Sentinel::U32,
+            "u64" | "usize" => Sentinel::U64,
+            "u128" => Sentinel::U128,
+            "f32" => Sentinel::F32,
+            "f64" => Sentinel::F64,
+            _ => return None,
+        })
+    }
+}
+
+/// How an option of some type is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum OptionKind {
+    /// Missing is the payload's sentinel bits, present is the payload as is.
+    Sentinel(Sentinel),
+    /// Missing is `00`, present is `01` and the payload.
+    Tagged,
+}
+
+impl OptionKind {
+    /// Classifies an option from the `type_name` of the `Option` itself. `None` when `name` is
+    /// not a std `Option` (a custom type that calls `serialize_none` itself).
+    pub(crate) fn of_option(name: &str) -> Option<OptionKind> {
+        let payload = strip_pointers(name)
+            .strip_prefix("core::option::Option<")?
+            .strip_suffix('>')?;
+        Some(Self::of_payload(payload))
+    }
+
+    /// Classifies an option from the `type_name` of its payload.
+    pub(crate) fn of_payload(name: &str) -> OptionKind {
+        match Sentinel::of_payload(name) {
+            Some(sentinel) => OptionKind::Sentinel(sentinel),
+            None => OptionKind::Tagged,
+        }
+    }
+}
+
+/// Removes references and the std smart pointers, whose `Serialize` forwards to the pointee.
+fn strip_pointers(mut name: &str) -> &str {
+    loop {
+        let inner = if let Some(rest) = name.strip_prefix("&mut ") {
+            Some(rest)
+        } else if let Some(rest) = name.strip_prefix('&') {
+            Some(rest)
+        } else {
+            ["alloc::boxed::Box<", "alloc::rc::Rc<", "alloc::sync::Arc<"]
+                .iter()
+                .find_map(|prefix| name.strip_prefix(prefix)?.strip_suffix('>'))
+        };
+        match inner {
+            Some(inner) => name = inner,
+            None => return name,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::any::type_name;
+    use std::rc::Rc;
+    use std::sync::Arc;
+
+    #[test]
+    fn primitive_payloads_use_sentinels() {
+        assert_eq!(
+            OptionKind::of_option(type_name::<Option<i8>>()),
+            Some(OptionKind::Sentinel(Sentinel::I8))
+        );
+        assert_eq!(
+            OptionKind::of_option(type_name::<Option<Box<f64>>>()),
+            Some(OptionKind::Sentinel(Sentinel::F64))
+        );
+        assert_eq!(
+            OptionKind::of_option(type_name::<Box<Option<Arc<Rc<&bool>>>>>()),
+            Some(OptionKind::Sentinel(Sentinel::Bool))
+        );
+        assert_eq!(
+            OptionKind::of_payload(type_name::<usize>()),
+            OptionKind::Sentinel(Sentinel::U64)
+        );
+    }
+
+    #[test]
+    fn other_payloads_use_tags() {
+        assert_eq!(
+            OptionKind::of_option(type_name::<Option<String>>()),
+            Some(OptionKind::Tagged)
+        );
+        assert_eq!(
+            OptionKind::of_option(type_name::<Option<char>>()),
+            Some(OptionKind::Tagged)
+        );
+        assert_eq!(
+            OptionKind::of_option(type_name::<Option<Option<i8>>>()),
+            Some(OptionKind::Tagged)
+        );
+        assert_eq!(
+            OptionKind::of_option(type_name::<Option<(i8,)>>()),
+            Some(OptionKind::Tagged)
+        );
+        assert_eq!(OptionKind::of_option(type_name::<Vec<Option<i8>>>()), None);
+    }
+}

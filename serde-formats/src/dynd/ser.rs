@@ -1,0 +1,621 @@
+//! serde glue for writing: a [`Serializer`] over any [`Output`].
+
+use std::any::type_name;
+
+use serde::ser::{self, Serialize};
+
+use super::option::{OptionKind, Sentinel};
+use super::varint;
+use super::write::Output;
+use super::DEFAULT_DEPTH_LIMIT;
+use crate::{Error, ErrorKind, Result};
+
+/// A serde serializer producing canonical DyND bytes into an [`Output`].
+///
+/// Use [`to_bytes`](super::to_bytes) or [`to_writer`](super::to_writer) unless you need a
+/// non-default depth limit:
+///
+/// ```
+/// use serde::Serialize;
+/// use serde_formats::dynd::Serializer;
+///
+/// let mut ser = Serializer::new(Vec::new()).with_depth_limit(2);
+/// vec![vec![1u8]].serialize(&mut ser).unwrap();
+/// assert_eq!(ser.into_inner(), [0x01, 0x01, 0x01]);
+/// let mut ser = Serializer::new(Vec::new()).with_depth_limit(1);
+/// assert!(vec![vec![1u8]].serialize(&mut ser).is_err());
+/// ```
+pub struct Serializer<O> {
+    out: O,
+    depth_left: usize,
+    /// `type_name` of the value being serialized, for `serialize_none` (see `option.rs`).
+    hint: &'static str,
+}
+
+impl<O: Output> Serializer<O> {
+    /// A serializer appending to `out`, with the default depth limit of 128.
+    pub fn new(out: O) -> Self {
+        Serializer {
+            out,
+            depth_left: DEFAULT_DEPTH_LIMIT,
+            hint: "",
+        }
+    }
+
+    /// Sets how deeply sequences, maps, structs, tuples, enums and options may nest.
+    #[must_use]
+    pub fn with_depth_limit(mut self, limit: usize) -> Self {
+        self.depth_left = limit;
+        self
+    }
+
+    /// Gives back the output.
+    pub fn into_inner(self) -> O {
+        self.out
+    }
+
+    /// Serializes `value`, remembering its static type for options (prefer this over
+    /// `value.serialize(&mut ser)` when `value` may be an `Option` itself).
+    ///
+    /// # Errors
+    /// As [`to_bytes`](super::to_bytes).
+    pub fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.hint = type_name::<T>();
+        value.serialize(self)
+    }
+
+    #[inline]
+    fn put(&mut self, bytes: &[u8]) -> Result<()> {
+        self.out.put(bytes)
+    }
+
+    #[inline]
+    fn put_varint(&mut self, value: u64) -> Result<()> {
+        let mut buf = [0; varint::MAX_U64_LEN];
+        let len = varint::encode_u64(value, &mut buf);
+        self.out.put(&buf[..len])
+    }
+
+    #[inline]
+    fn put_len(&mut self, len: usize) -> Result<()> {
+        self.put_varint(len as u64)
+    }
+
+    #[inline]
+    fn enter(&mut self) -> Result<()> {
+        match self.depth_left.checked_sub(1) {
+            Some(left) => {
+                self.depth_left = left;
+                Ok(())
+            }
+            None => Err(Error::new(ErrorKind::DepthLimitExceeded)),
+        }
+    }
+
+    #[inline]
+    fn leave(&mut self) {
+        self.depth_left += 1;
+    }
+
+    /// A serializer into a scratch buffer sharing this one's depth budget.
+    fn scratch(&self) -> Serializer<Vec<u8>> {
+        Serializer {
+            out: Vec::new(),
+            depth_left: self.depth_left,
+            hint: "",
+        }
+    }
+}
+
+/// Writes the payload of a sentinel-typed `Some` after checking it is not the sentinel.
+fn put_sentinel_payload<O: Output, T: ?Sized + Serialize>(
+    ser: &mut Serializer<O>,
+    sentinel: Sentinel,
+    value: &T,
+) -> Result<()> {
+    // The payload is a primitive: at most 16 bytes. Encode it aside to look at its bits.
+    let mut probe = Serializer {
+        out: FixedBuf::default(),
+        depth_left: ser.depth_left,
+        hint: type_name::<T>(),
+    };
+    value.serialize(&mut probe)?;
+    let bytes = probe.out.as_slice();
+    if bytes == sentinel_bytes(sentinel).as_slice() || is_nan(sentinel, bytes) {
+        return Err(Error::with_message(
+            ErrorKind::BadSentinel,
+            match sentinel {
+                Sentinel::F32 | Sentinel::F64 => format!(
+                    "Some(NaN) cannot be written as ?{}: NaN is its missing-value sentinel",
+                    sentinel.datashape()
+                ),
+                _ => format!(
+                    "Some({}) cannot be written as ?{}: it is the missing-value sentinel",
+                    sentinel_display(sentinel),
+                    sentinel.datashape()
+                ),
+            },
+        ));
+    }
+    ser.put(bytes)
+}
+
+/// The bytes of the missing value of a sentinel-typed option.
+pub(crate) fn sentinel_bytes(sentinel: Sentinel) -> FixedBuf {
+    let mut buf = FixedBuf::default();
+    let bytes: &[u8] = match sentinel {
+        Sentinel::Bool => &[2],
+        Sentinel::I8 => &i8::MIN.to_le_bytes(),
+        Sentinel::I16 => &i16::MIN.to_le_bytes(),
+        Sentinel::I32 => &i32::MIN.to_le_bytes(),
+        Sentinel::I64 => &i64::MIN.to_le_bytes(),
+        Sentinel::I128 => &i128::MIN.to_le_bytes(),
+        Sentinel::U8 => &u8::MAX.to_le_bytes(),
+        Sentinel::U16 => &u16::MAX.to_le_bytes(),
+        Sentinel::U32 => &u32::MAX.to_le_bytes(),
+        Sentinel::U64 => &u64::MAX.to_le_bytes(),
+        Sentinel::U128 => &u128::MAX.to_le_bytes(),
+        Sentinel::F32 => &super::NA_FLOAT32_BITS.to_le_bytes(),
+        Sentinel::F64 => &super::NA_FLOAT64_BITS.to_le_bytes(),
+    };
+    buf.bytes[..bytes.len()].copy_from_slice(bytes);
+    buf.len = bytes.len();
+    buf
+}
+
+fn sentinel_display(sentinel: Sentinel) -> String {
+    match sentinel {
+        Sentinel::Bool => "2".into(),
+        Sentinel::I8 => i8::MIN.to_string(),
+        Sentinel::I16 => i16::MIN.to_string(),
+        Sentinel::I32 => i32::MIN.to_string(),
+        Sentinel::I64 => i64::MIN.to_string(),
+        Sentinel::I128 => i128::MIN.to_string(),
+        Sentinel::U8 => u8::MAX.to_string(),
+        Sentinel::U16 => u16::MAX.to_string(),
+        Sentinel::U32 => u32::MAX.to_string(),
+        Sentinel::U64 => u64::MAX.to_string(),
+        Sentinel::U128 => u128::MAX.to_string(),
+        Sentinel::F32 | Sentinel::F64 => "NaN".into(),
+    }
+}
+
+pub(crate) fn is_nan(sentinel: Sentinel, bytes: &[u8]) -> bool {
+    match (sentinel, bytes) {
+        (Sentinel::F32, &[a, b, c, d]) => f32::from_le_bytes([a, b, c, d]).is_nan(),
+        (Sentinel::F64, bytes) => match bytes.first_chunk::<8>() {
+            Some(&chunk) if bytes.len() == 8 => f64::from_le_bytes(chunk).is_nan(),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// A 16-byte stack buffer: room for any primitive.
+#[derive(Default)]
+pub(crate) struct FixedBuf {
+    bytes: [u8; 16],
+    len: usize,
+}
+
+impl FixedBuf {
+    pub(crate) fn as_slice(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+}
+
+impl Output for FixedBuf {
+    fn put(&mut self, bytes: &[u8]) -> Result<()> {
+        let end = self.len + bytes.len();
+        match self.bytes.get_mut(self.len..end) {
+            Some(slot) => {
+                slot.copy_from_slice(bytes);
+                self.len = end;
+                Ok(())
+            }
+            None => Err(Error::with_message(
+                ErrorKind::Unsupported,
+                "an option payload typed as a primitive wrote more than 16 bytes",
+            )),
+        }
+    }
+}
+
+impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = SeqCompound<'a, O>;
+    type SerializeTuple = Compound<'a, O>;
+    type SerializeTupleStruct = Compound<'a, O>;
+    type SerializeTupleVariant = Compound<'a, O>;
+    type SerializeMap = MapCompound<'a, O>;
+    type SerializeStruct = Compound<'a, O>;
+    type SerializeStructVariant = Compound<'a, O>;
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    #[inline]
+    fn serialize_bool(self, v: bool) -> Result<()> {
+        self.put(&[u8::from(v)])
+    }
+    #[inline]
+    fn serialize_i8(self, v: i8) -> Result<()> {
+        self.put(&v.to_le_bytes())
+    }
+    #[inline]
+    fn serialize_i16(self, v: i16) -> Result<()> {
+        self.put(&v.to_le_bytes())
+    }
+    #[inline]
+    fn serialize_i32(self, v: i32) -> Result<()> {
+        self.put(&v.to_le_bytes())
+    }
+    #[inline]
+    fn serialize_i64(self, v: i64) -> Result<()> {
+        self.put(&v.to_le_bytes())
+    }
+    #[inline]
+    fn serialize_i128(self, v: i128) -> Result<()> {
+        self.put(&v.to_le_bytes())
+    }
+    #[inline]
+    fn serialize_u8(self, v: u8) -> Result<()> {
+        self.put(&[v])
+    }
+    #[inline]
+    fn serialize_u16(self, v: u16) -> Result<()> {
+        self.put(&v.to_le_bytes())
+    }
+    #[inline]
+    fn serialize_u32(self, v: u32) -> Result<()> {
+        self.put(&v.to_le_bytes())
+    }
+    #[inline]
+    fn serialize_u64(self, v: u64) -> Result<()> {
+        self.put(&v.to_le_bytes())
+    }
+    #[inline]
+    fn serialize_u128(self, v: u128) -> Result<()> {
+        self.put(&v.to_le_bytes())
+    }
+    #[inline]
+    fn serialize_f32(self, v: f32) -> Result<()> {
+        // to_bits keeps NaN payloads and the sign of zero: the bytes are the value's bits.
+        self.put(&v.to_bits().to_le_bytes())
+    }
+    #[inline]
+    fn serialize_f64(self, v: f64) -> Result<()> {
+        self.put(&v.to_bits().to_le_bytes())
+    }
+    #[inline]
+    fn serialize_char(self, v: char) -> Result<()> {
+        let mut buf = [0; 4];
+        self.put(v.encode_utf8(&mut buf).as_bytes())
+    }
+    #[inline]
+    fn serialize_str(self, v: &str) -> Result<()> {
+        self.serialize_bytes(v.as_bytes())
+    }
+    #[inline]
+    fn serialize_bytes(self, v: &[u8]) -> Result<()> {
+        self.put_len(v.len())?;
+        self.put(v)
+    }
+
+    fn serialize_none(self) -> Result<()> {
+        match OptionKind::of_option(self.hint) {
+            Some(OptionKind::Sentinel(sentinel)) => self.put(sentinel_bytes(sentinel).as_slice()),
+            Some(OptionKind::Tagged) => self.put(&[0]),
+            None => Err(Error::with_message(
+                ErrorKind::Unsupported,
+                format!(
+                    "a missing value written by `{}`, which is not a std Option: its sentinel \
+                     cannot be chosen (serialize the Option as a field, element or newtype)",
+                    self.hint
+                ),
+            )),
+        }
+    }
+
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
+        self.enter()?;
+        let result = match OptionKind::of_payload(type_name::<T>()) {
+            OptionKind::Sentinel(sentinel) => put_sentinel_payload(self, sentinel, value),
+            OptionKind::Tagged => match self.put(&[1]) {
+                Ok(()) => self.serialize_value(value),
+                Err(err) => Err(err),
+            },
+        };
+        self.leave();
+        result
+    }
+
+    #[inline]
+    fn serialize_unit(self) -> Result<()> {
+        Ok(())
+    }
+    #[inline]
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
+        Ok(())
+    }
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        variant_index: u32,
+        _variant: &'static str,
+    ) -> Result<()> {
+        self.put_varint(u64::from(variant_index))
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        self.serialize_value(value)
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _name: &'static str,
+        variant_index: u32,
+        _variant: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        self.enter()?;
+        self.put_varint(u64::from(variant_index))?;
+        self.serialize_value(value)?;
+        self.leave();
+        Ok(())
+    }
+
+    fn serialize_seq(self, len: Option<usize>) -> Result<SeqCompound<'a, O>> {
+        self.enter()?;
+        match len {
+            Some(len) => {
+                self.put_len(len)?;
+                // Every element takes at least one byte in most sequences worth reserving for.
+                self.out.reserve(len);
+                Ok(SeqCompound {
+                    scratch: None,
+                    ser: self,
+                    announced: Some(len),
+                    count: 0,
+                })
+            }
+            // The count comes first, so an unsized sequence is encoded aside.
+            None => Ok(SeqCompound {
+                scratch: Some(self.scratch()),
+                ser: self,
+                announced: None,
+                count: 0,
+            }),
+        }
+    }
+    fn serialize_tuple(self, _len: usize) -> Result<Compound<'a, O>> {
+        self.enter()?;
+        Ok(Compound { ser: self })
+    }
+    fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a, O>> {
+        self.enter()?;
+        Ok(Compound { ser: self })
+    }
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        variant_index: u32,
+        _variant: &'static str,
+        _len: usize,
+    ) -> Result<Compound<'a, O>> {
+        self.enter()?;
+        self.put_varint(u64::from(variant_index))?;
+        Ok(Compound { ser: self })
+    }
+    fn serialize_map(self, _len: Option<usize>) -> Result<MapCompound<'a, O>> {
+        self.enter()?;
+        Ok(MapCompound {
+            scratch: self.scratch(),
+            ser: self,
+            entries: Vec::new(),
+            key_end: 0,
+        })
+    }
+    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a, O>> {
+        self.enter()?;
+        Ok(Compound { ser: self })
+    }
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        variant_index: u32,
+        _variant: &'static str,
+        _len: usize,
+    ) -> Result<Compound<'a, O>> {
+        self.enter()?;
+        self.put_varint(u64::from(variant_index))?;
+        Ok(Compound { ser: self })
+    }
+}
+
+/// Tuples, structs and enum variants: fields packed in order, nothing around them.
+pub struct Compound<'a, O> {
+    ser: &'a mut Serializer<O>,
+}
+
+impl<O: Output> Compound<'_, O> {
+    #[inline]
+    fn field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.ser.serialize_value(value)
+    }
+
+    #[inline]
+    fn finish(self) -> Result<()> {
+        self.ser.leave();
+        Ok(())
+    }
+}
+
+macro_rules! packed_compound {
+    ($($trait:ident :: $method:ident),*) => {$(
+        impl<O: Output> ser::$trait for Compound<'_, O> {
+            type Ok = ();
+            type Error = Error;
+            #[inline]
+            fn $method<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+                self.field(value)
+            }
+            #[inline]
+            fn end(self) -> Result<()> {
+                self.finish()
+            }
+        }
+    )*};
+}
+packed_compound!(
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
+
+impl<O: Output> ser::SerializeStruct for Compound<'_, O> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        _key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        self.field(value)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl<O: Output> ser::SerializeStructVariant for Compound<'_, O> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        _key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        self.field(value)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+/// `var * T`: the count, then the elements. Encoded aside when serde does not tell the count.
+pub struct SeqCompound<'a, O> {
+    ser: &'a mut Serializer<O>,
+    scratch: Option<Serializer<Vec<u8>>>,
+    announced: Option<usize>,
+    count: usize,
+}
+
+impl<O: Output> ser::SerializeSeq for SeqCompound<'_, O> {
+    type Ok = ();
+    type Error = Error;
+
+    #[inline]
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.count += 1;
+        match &mut self.scratch {
+            Some(scratch) => scratch.serialize_value(value),
+            None => self.ser.serialize_value(value),
+        }
+    }
+
+    fn end(self) -> Result<()> {
+        match (self.scratch, self.announced) {
+            (Some(scratch), _) => {
+                self.ser.put_len(self.count)?;
+                self.ser.put(&scratch.out)?;
+            }
+            (None, Some(announced)) if announced != self.count => {
+                return Err(Error::with_message(
+                    ErrorKind::Message,
+                    format!(
+                        "a sequence announced {announced} elements but gave {}",
+                        self.count
+                    ),
+                ));
+            }
+            (None, _) => {}
+        }
+        self.ser.leave();
+        Ok(())
+    }
+}
+
+/// `var * (K, V)` with entries sorted by their encoded keys: every entry is encoded aside, then
+/// sorted and written.
+pub struct MapCompound<'a, O> {
+    ser: &'a mut Serializer<O>,
+    scratch: Serializer<Vec<u8>>,
+    /// (key start, key end) in `scratch`; an entry runs to the next entry's key start.
+    entries: Vec<(usize, usize)>,
+    key_end: usize,
+}
+
+impl<O: Output> ser::SerializeMap for MapCompound<'_, O> {
+    type Ok = ();
+    type Error = Error;
+
+    fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
+        let start = self.scratch.out.len();
+        self.scratch.serialize_value(key)?;
+        self.key_end = self.scratch.out.len();
+        self.entries.push((start, self.key_end));
+        Ok(())
+    }
+
+    fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.scratch.serialize_value(value)
+    }
+
+    fn end(self) -> Result<()> {
+        let MapCompound {
+            ser,
+            scratch,
+            mut entries,
+            ..
+        } = self;
+        let buf = scratch.out;
+        // Entry i spans from its key start to the next entry's key start.
+        let ends: Vec<usize> = entries
+            .iter()
+            .skip(1)
+            .map(|&(start, _)| start)
+            .chain(std::iter::once(buf.len()))
+            .collect();
+        let mut spans: Vec<(usize, usize, usize)> = entries
+            .drain(..)
+            .zip(ends)
+            .map(|((start, key_end), end)| (start, key_end, end))
+            .collect();
+        let key = |&(start, key_end, _): &(usize, usize, usize)| &buf[start..key_end];
+        spans.sort_unstable_by(|a, b| key(a).cmp(key(b)));
+        if let Some(pair) = spans.windows(2).find(|pair| key(&pair[0]) == key(&pair[1])) {
+            return Err(Error::with_message(
+                ErrorKind::UnsortedKeys,
+                format!(
+                    "duplicate map key (encoded as {} bytes)",
+                    pair[0].1 - pair[0].0
+                ),
+            ));
+        }
+        ser.put_len(spans.len())?;
+        for (start, _, end) in spans {
+            ser.put(&buf[start..end])?;
+        }
+        ser.leave();
+        Ok(())
+    }
+}

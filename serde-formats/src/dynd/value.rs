@@ -1,0 +1,735 @@
+//! Dynamic values: [`Value`] holds any DyND value, [`Array`] pairs one with its [`Type`] and is
+//! serialized as `array[Any]` = (type string, data).
+
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, SeqAccess, Visitor};
+use serde::ser::{self, Serialize, SerializeSeq, SerializeTuple};
+use serde::{Deserialize, Deserializer};
+
+use super::datashape::Type;
+use crate::{Error, ErrorKind, Position, Result};
+
+/// Any DyND value, without its type.
+///
+/// Values read from `array[Any]` ([`from_array_bytes`](super::from_array_bytes)) come with
+/// their [`Type`] in an [`Array`]; the type says how a `Value` is laid out in bytes. On its own,
+/// a `Value` serializes in its natural serde shape (a `List` as a sequence, a `Struct` as a map
+/// of names to values, `Missing` as `None`), which suits self-describing formats and
+/// [`serde_json::Value`] conversions; `dynd::to_bytes` of a `Value` holding `Missing` is an
+/// error because the sentinel depends on a type the value does not carry: write an [`Array`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// A missing value of some `?T`.
+    Missing,
+    /// A present value of `?T` whose payload is itself missing: `Some(None)` of `??T`. The
+    /// decoder wraps a payload in `Present` only then; other present values stand as they are.
+    Present(Box<Value>),
+    /// The value of `void`.
+    Void,
+    /// `bool`
+    Bool(bool),
+    /// `int8`
+    Int8(i8),
+    /// `int16`
+    Int16(i16),
+    /// `int32`
+    Int32(i32),
+    /// `int64`
+    Int64(i64),
+    /// `int128`
+    Int128(i128),
+    /// `uint8`
+    UInt8(u8),
+    /// `uint16`
+    UInt16(u16),
+    /// `uint32`
+    UInt32(u32),
+    /// `uint64`
+    UInt64(u64),
+    /// `uint128`
+    UInt128(u128),
+    /// `float32`
+    Float32(f32),
+    /// `float64`
+    Float64(f64),
+    /// `complex[float32]`: real and imaginary part.
+    ComplexFloat32(f32, f32),
+    /// `complex[float64]`: real and imaginary part.
+    ComplexFloat64(f64, f64),
+    /// `char`
+    Char(char),
+    /// `string`
+    String(String),
+    /// `bytes` and `bytes[N]`
+    Bytes(Vec<u8>),
+    /// `type`
+    Type(Type),
+    /// The elements of `N * T` or `var * T`.
+    List(Vec<Value>),
+    /// The fields of `(T0, T1, ...)`.
+    Tuple(Vec<Value>),
+    /// The named fields of `{name: T, ...}`, in order.
+    Struct(Vec<(String, Value)>),
+    /// A value with its own type: `array[T]`.
+    Array(Box<Array>),
+}
+
+/// A value with its datashape type; serialized as DyND's `array[Any]`: the type as a `string`
+/// in its canonical spelling, then the data laid out by that type.
+///
+/// ```
+/// use serde_formats::dynd::{self, Array, Type, Value};
+///
+/// let array = Array {
+///     ty: "2 * ?int8".parse().unwrap(),
+///     value: Value::List(vec![Value::Int8(7), Value::Missing]),
+/// };
+/// let bytes = dynd::to_bytes(&array).unwrap();
+/// assert_eq!(bytes, b"\x092 * ?int8\x07\x80");
+/// assert_eq!(dynd::from_array_bytes(&bytes).unwrap(), array);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Array {
+    /// The datashape of `value`.
+    pub ty: Type,
+    /// The data.
+    pub value: Value,
+}
+
+/// The data of an [`Array`] in the layout its type gives.
+struct Typed<'a> {
+    ty: &'a Type,
+    value: &'a Value,
+}
+
+/// The name under which a missing sentinel-typed value passes through `serialize_newtype_struct`:
+/// the newtype carries the static type `Option<P>` the dynd serializer needs (see option.rs)
+/// and is transparent to every other format.
+const MISSING: &str = "dynd::Missing";
+
+fn mismatch<E: ser::Error>(ty: &Type, value: &Value) -> E {
+    E::custom(format_args!("value {value:?} does not fit type {ty}"))
+}
+
+/// Serializes a present value of a sentinel type through `serialize_some::<P>`, which refuses
+/// the sentinel itself.
+fn some_primitive<S: ser::Serializer>(ser: S, ty: &Type, value: &Value) -> Result<S::Ok, S::Error> {
+    match (ty, value) {
+        (Type::Bool, Value::Bool(v)) => ser.serialize_some(v),
+        (Type::Int8, Value::Int8(v)) => ser.serialize_some(v),
+        (Type::Int16, Value::Int16(v)) => ser.serialize_some(v),
+        (Type::Int32, Value::Int32(v)) => ser.serialize_some(v),
+        (Type::Int64, Value::Int64(v)) => ser.serialize_some(v),
+        (Type::Int128, Value::Int128(v)) => ser.serialize_some(v),
+        (Type::UInt8, Value::UInt8(v)) => ser.serialize_some(v),
+        (Type::UInt16, Value::UInt16(v)) => ser.serialize_some(v),
+        (Type::UInt32, Value::UInt32(v)) => ser.serialize_some(v),
+        (Type::UInt64, Value::UInt64(v)) => ser.serialize_some(v),
+        (Type::UInt128, Value::UInt128(v)) => ser.serialize_some(v),
+        (Type::Float32, Value::Float32(v)) => ser.serialize_some(v),
+        (Type::Float64, Value::Float64(v)) => ser.serialize_some(v),
+        _ => Err(mismatch(ty, value)),
+    }
+}
+
+fn missing<S: ser::Serializer>(ser: S, ty: &Type) -> Result<S::Ok, S::Error> {
+    match ty {
+        Type::Bool => ser.serialize_newtype_struct(MISSING, &None::<bool>),
+        Type::Int8 => ser.serialize_newtype_struct(MISSING, &None::<i8>),
+        Type::Int16 => ser.serialize_newtype_struct(MISSING, &None::<i16>),
+        Type::Int32 => ser.serialize_newtype_struct(MISSING, &None::<i32>),
+        Type::Int64 => ser.serialize_newtype_struct(MISSING, &None::<i64>),
+        Type::Int128 => ser.serialize_newtype_struct(MISSING, &None::<i128>),
+        Type::UInt8 => ser.serialize_newtype_struct(MISSING, &None::<u8>),
+        Type::UInt16 => ser.serialize_newtype_struct(MISSING, &None::<u16>),
+        Type::UInt32 => ser.serialize_newtype_struct(MISSING, &None::<u32>),
+        Type::UInt64 => ser.serialize_newtype_struct(MISSING, &None::<u64>),
+        Type::UInt128 => ser.serialize_newtype_struct(MISSING, &None::<u128>),
+        Type::Float32 => ser.serialize_newtype_struct(MISSING, &None::<f32>),
+        Type::Float64 => ser.serialize_newtype_struct(MISSING, &None::<f64>),
+        // Any other payload uses the tag; `()` is such a payload.
+        _ => ser.serialize_newtype_struct(MISSING, &None::<()>),
+    }
+}
+
+fn fixed_len<E: ser::Error>(len: u64, actual: usize) -> Result<usize, E> {
+    match usize::try_from(len) {
+        Ok(len) if len == actual => Ok(len),
+        _ => Err(E::custom(format_args!(
+            "{actual} elements for a dimension of {len}"
+        ))),
+    }
+}
+
+impl Serialize for Typed<'_> {
+    fn serialize<S: ser::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        let (ty, value) = (self.ty, self.value);
+        match (ty, value) {
+            (Type::Option(inner), Value::Missing) => missing(ser, inner),
+            (Type::Option(inner), Value::Present(value)) if inner.has_sentinel() => {
+                some_primitive(ser, inner, value)
+            }
+            (Type::Option(inner), Value::Present(value)) => {
+                ser.serialize_some(&Typed { ty: inner, value })
+            }
+            (Type::Option(inner), _) if inner.has_sentinel() => some_primitive(ser, inner, value),
+            (Type::Option(inner), _) => ser.serialize_some(&Typed { ty: inner, value }),
+            (Type::Pointer(inner), _) => Typed { ty: inner, value }.serialize(ser),
+            (Type::Bool, Value::Bool(v)) => ser.serialize_bool(*v),
+            (Type::Int8, Value::Int8(v)) => ser.serialize_i8(*v),
+            (Type::Int16, Value::Int16(v)) => ser.serialize_i16(*v),
+            (Type::Int32, Value::Int32(v)) => ser.serialize_i32(*v),
+            (Type::Int64, Value::Int64(v)) => ser.serialize_i64(*v),
+            (Type::Int128, Value::Int128(v)) => ser.serialize_i128(*v),
+            (Type::UInt8, Value::UInt8(v)) => ser.serialize_u8(*v),
+            (Type::UInt16, Value::UInt16(v)) => ser.serialize_u16(*v),
+            (Type::UInt32, Value::UInt32(v)) => ser.serialize_u32(*v),
+            (Type::UInt64, Value::UInt64(v)) => ser.serialize_u64(*v),
+            (Type::UInt128, Value::UInt128(v)) => ser.serialize_u128(*v),
+            (Type::Float32, Value::Float32(v)) => ser.serialize_f32(*v),
+            (Type::Float64, Value::Float64(v)) => ser.serialize_f64(*v),
+            (Type::ComplexFloat32, Value::ComplexFloat32(re, im)) => (re, im).serialize(ser),
+            (Type::ComplexFloat64, Value::ComplexFloat64(re, im)) => (re, im).serialize(ser),
+            (Type::Char, Value::Char(v)) => ser.serialize_char(*v),
+            (Type::String, Value::String(v)) => ser.serialize_str(v),
+            (Type::Bytes, Value::Bytes(v)) => ser.serialize_bytes(v),
+            (Type::FixedBytes(len), Value::Bytes(v)) => {
+                let mut tuple = ser.serialize_tuple(fixed_len(*len, v.len())?)?;
+                for byte in v {
+                    tuple.serialize_element(byte)?;
+                }
+                tuple.end()
+            }
+            (Type::Void, Value::Void) => ser.serialize_unit(),
+            (Type::Type, Value::Type(v)) => ser.serialize_str(&v.to_string()),
+            (Type::Fixed(len, element), Value::List(items)) => {
+                let mut tuple = ser.serialize_tuple(fixed_len(*len, items.len())?)?;
+                for item in items {
+                    tuple.serialize_element(&Typed {
+                        ty: element,
+                        value: item,
+                    })?;
+                }
+                tuple.end()
+            }
+            (Type::Var(element), Value::List(items)) => {
+                let mut seq = ser.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(&Typed {
+                        ty: element,
+                        value: item,
+                    })?;
+                }
+                seq.end()
+            }
+            (Type::Tuple(types), Value::Tuple(items)) if types.len() == items.len() => {
+                let mut tuple = ser.serialize_tuple(items.len())?;
+                for (ty, item) in types.iter().zip(items) {
+                    tuple.serialize_element(&Typed { ty, value: item })?;
+                }
+                tuple.end()
+            }
+            (Type::Struct(fields), Value::Struct(items))
+                if fields.len() == items.len()
+                    && fields.iter().zip(items).all(|((a, _), (b, _))| a == b) =>
+            {
+                let mut tuple = ser.serialize_tuple(items.len())?;
+                for ((_, ty), (_, item)) in fields.iter().zip(items) {
+                    tuple.serialize_element(&Typed { ty, value: item })?;
+                }
+                tuple.end()
+            }
+            (Type::Array(_), Value::Array(array)) => array.serialize(ser),
+            _ => Err(mismatch(ty, value)),
+        }
+    }
+}
+
+impl Serialize for Array {
+    fn serialize<S: ser::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        let mut tuple = ser.serialize_tuple(2)?;
+        tuple.serialize_element(&self.ty.to_string())?;
+        tuple.serialize_element(&Typed {
+            ty: &self.ty,
+            value: &self.value,
+        })?;
+        tuple.end()
+    }
+}
+
+/// Reads data laid out by a type.
+struct TypedSeed<'a>(&'a Type);
+
+fn parse_canonical(text: &str) -> Result<Type> {
+    let ty: Type = text.parse()?;
+    if ty.to_string() != text {
+        return Err(Error::with_message(
+            ErrorKind::BadType,
+            format!("`{text}` is not the canonical spelling `{ty}`"),
+        ));
+    }
+    Ok(ty)
+}
+
+macro_rules! primitive_option {
+    ($de:expr, $ty:ty, $variant:ident) => {
+        Option::<$ty>::deserialize($de).map(|v| v.map_or(Value::Missing, Value::$variant))
+    };
+}
+
+impl<'de> DeserializeSeed<'de> for TypedSeed<'_> {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Value, D::Error> {
+        Ok(match self.0 {
+            Type::Bool => Value::Bool(bool::deserialize(de)?),
+            Type::Int8 => Value::Int8(i8::deserialize(de)?),
+            Type::Int16 => Value::Int16(i16::deserialize(de)?),
+            Type::Int32 => Value::Int32(i32::deserialize(de)?),
+            Type::Int64 => Value::Int64(i64::deserialize(de)?),
+            Type::Int128 => Value::Int128(i128::deserialize(de)?),
+            Type::UInt8 => Value::UInt8(u8::deserialize(de)?),
+            Type::UInt16 => Value::UInt16(u16::deserialize(de)?),
+            Type::UInt32 => Value::UInt32(u32::deserialize(de)?),
+            Type::UInt64 => Value::UInt64(u64::deserialize(de)?),
+            Type::UInt128 => Value::UInt128(u128::deserialize(de)?),
+            Type::Float32 => Value::Float32(f32::deserialize(de)?),
+            Type::Float64 => Value::Float64(f64::deserialize(de)?),
+            Type::ComplexFloat32 => {
+                let (re, im) = <(f32, f32)>::deserialize(de)?;
+                Value::ComplexFloat32(re, im)
+            }
+            Type::ComplexFloat64 => {
+                let (re, im) = <(f64, f64)>::deserialize(de)?;
+                Value::ComplexFloat64(re, im)
+            }
+            Type::Char => Value::Char(char::deserialize(de)?),
+            Type::String => Value::String(String::deserialize(de)?),
+            Type::Bytes => Value::Bytes(de.deserialize_byte_buf(BytesVisitor)?),
+            Type::FixedBytes(len) => {
+                let len = usize::try_from(*len).map_err(de::Error::custom)?;
+                Value::Bytes(de.deserialize_tuple(len, BytesVisitor)?)
+            }
+            Type::Void => {
+                <()>::deserialize(de)?;
+                Value::Void
+            }
+            Type::Type => {
+                let text = String::deserialize(de)?;
+                Value::Type(parse_canonical(&text).map_err(de::Error::custom)?)
+            }
+            Type::Fixed(len, element) => {
+                let len = usize::try_from(*len).map_err(de::Error::custom)?;
+                Value::List(de.deserialize_tuple(len, ListVisitor(element))?)
+            }
+            Type::Var(element) => Value::List(de.deserialize_seq(ListVisitor(element))?),
+            Type::Tuple(types) => {
+                Value::Tuple(de.deserialize_tuple(types.len(), FieldsVisitor(types.iter()))?)
+            }
+            Type::Struct(fields) => {
+                let values = de.deserialize_tuple(
+                    fields.len(),
+                    FieldsVisitor(fields.iter().map(|(_, ty)| ty)),
+                )?;
+                Value::Struct(
+                    fields
+                        .iter()
+                        .map(|(name, _)| name.clone())
+                        .zip(values)
+                        .collect(),
+                )
+            }
+            Type::Option(inner) => match **inner {
+                Type::Bool => primitive_option!(de, bool, Bool)?,
+                Type::Int8 => primitive_option!(de, i8, Int8)?,
+                Type::Int16 => primitive_option!(de, i16, Int16)?,
+                Type::Int32 => primitive_option!(de, i32, Int32)?,
+                Type::Int64 => primitive_option!(de, i64, Int64)?,
+                Type::Int128 => primitive_option!(de, i128, Int128)?,
+                Type::UInt8 => primitive_option!(de, u8, UInt8)?,
+                Type::UInt16 => primitive_option!(de, u16, UInt16)?,
+                Type::UInt32 => primitive_option!(de, u32, UInt32)?,
+                Type::UInt64 => primitive_option!(de, u64, UInt64)?,
+                Type::UInt128 => primitive_option!(de, u128, UInt128)?,
+                Type::Float32 => primitive_option!(de, f32, Float32)?,
+                Type::Float64 => primitive_option!(de, f64, Float64)?,
+                _ => de.deserialize_option(TaggedOptionVisitor(inner))?,
+            },
+            Type::Pointer(inner) => TypedSeed(inner).deserialize(de)?,
+            Type::Array(_) => Value::Array(Box::new(Array::deserialize(de)?)),
+            Type::Any => {
+                return Err(de::Error::custom(
+                    "`Any` has no data layout of its own; only `array[Any]` can be read",
+                ))
+            }
+        })
+    }
+}
+
+struct BytesVisitor;
+
+impl<'de> Visitor<'de> for BytesVisitor {
+    type Value = Vec<u8>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("bytes")
+    }
+
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Vec<u8>, E> {
+        Ok(v.to_vec())
+    }
+
+    fn visit_byte_buf<E: de::Error>(self, v: Vec<u8>) -> Result<Vec<u8>, E> {
+        Ok(v)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<u8>, A::Error> {
+        let mut bytes = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        while let Some(byte) = seq.next_element::<u8>()? {
+            bytes.push(byte);
+        }
+        Ok(bytes)
+    }
+}
+
+struct ListVisitor<'a>(&'a Type);
+
+impl<'de> Visitor<'de> for ListVisitor<'_> {
+    type Value = Vec<Value>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "elements of {}", self.0)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<Value>, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
+        while let Some(item) = seq.next_element_seed(TypedSeed(self.0))? {
+            items.push(item);
+        }
+        Ok(items)
+    }
+}
+
+struct FieldsVisitor<I>(I);
+
+impl<'de, 'a, I: Iterator<Item = &'a Type>> Visitor<'de> for FieldsVisitor<I> {
+    type Value = Vec<Value>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the fields of a tuple or struct")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<Value>, A::Error> {
+        let mut items = Vec::new();
+        for (i, ty) in self.0.enumerate() {
+            match seq.next_element_seed(TypedSeed(ty))? {
+                Some(item) => items.push(item),
+                None => return Err(de::Error::invalid_length(i, &"more fields")),
+            }
+        }
+        Ok(items)
+    }
+}
+
+struct TaggedOptionVisitor<'a>(&'a Type);
+
+impl<'de> Visitor<'de> for TaggedOptionVisitor<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "?{}", self.0)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Missing)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, de: D) -> Result<Value, D::Error> {
+        match TypedSeed(self.0).deserialize(de)? {
+            // Some(None): keep it apart from None.
+            Value::Missing => Ok(Value::Present(Box::new(Value::Missing))),
+            value => Ok(value),
+        }
+    }
+}
+
+struct ArrayVisitor;
+
+impl<'de> Visitor<'de> for ArrayVisitor {
+    type Value = Array;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("array[Any]: a type string and data")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Array, A::Error> {
+        let text: std::borrow::Cow<'de, str> = match seq.next_element::<CowStr<'de>>()? {
+            Some(text) => text.0,
+            None => return Err(de::Error::invalid_length(0, &self)),
+        };
+        let ty = parse_canonical(&text).map_err(de::Error::custom)?;
+        match seq.next_element_seed(TypedSeed(&ty))? {
+            Some(value) => Ok(Array { ty, value }),
+            None => Err(de::Error::invalid_length(1, &self)),
+        }
+    }
+}
+
+/// A string borrowed where the format allows it.
+struct CowStr<'de>(std::borrow::Cow<'de, str>);
+
+impl<'de> Deserialize<'de> for CowStr<'de> {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        struct CowVisitor;
+        impl<'de> Visitor<'de> for CowVisitor {
+            type Value = CowStr<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<CowStr<'de>, E> {
+                Ok(CowStr(v.into()))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<CowStr<'de>, E> {
+                Ok(CowStr(v.to_owned().into()))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<CowStr<'de>, E> {
+                Ok(CowStr(v.into()))
+            }
+        }
+        de.deserialize_str(CowVisitor)
+    }
+}
+
+impl<'de> Deserialize<'de> for Array {
+    /// Reads the type string, then the data it describes. A type string that is not in its
+    /// canonical spelling is an error: the bytes of an `Array` are unique too.
+    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Array, D::Error> {
+        de.deserialize_tuple(2, ArrayVisitor)
+    }
+}
+
+/// Reads an `array[Any]` with the dynd deserializer, so that type errors keep their kind and
+/// point into the type string.
+pub(crate) fn read_array(de: &mut super::Deserializer<'_>) -> Result<Array> {
+    let text: &str = Deserialize::deserialize(&mut *de)?;
+    let text_start = de.offset() - text.len();
+    let ty = parse_canonical(text).map_err(|err| match err.offset() {
+        Some(column) => err.with_position(Position::Byte(text_start as u64 + column)),
+        None => err.with_position(Position::Byte(text_start as u64)),
+    })?;
+    let value = TypedSeed(&ty)
+        .deserialize(&mut *de)
+        .map_err(|err| de.locate(err))?;
+    Ok(Array { ty, value })
+}
+
+impl Serialize for Value {
+    /// The natural serde shape; see the type docs.
+    fn serialize<S: ser::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Value::Missing => ser.serialize_none(),
+            Value::Present(value) => ser.serialize_some(value),
+            Value::Void => ser.serialize_unit(),
+            Value::Bool(v) => ser.serialize_bool(*v),
+            Value::Int8(v) => ser.serialize_i8(*v),
+            Value::Int16(v) => ser.serialize_i16(*v),
+            Value::Int32(v) => ser.serialize_i32(*v),
+            Value::Int64(v) => ser.serialize_i64(*v),
+            Value::Int128(v) => ser.serialize_i128(*v),
+            Value::UInt8(v) => ser.serialize_u8(*v),
+            Value::UInt16(v) => ser.serialize_u16(*v),
+            Value::UInt32(v) => ser.serialize_u32(*v),
+            Value::UInt64(v) => ser.serialize_u64(*v),
+            Value::UInt128(v) => ser.serialize_u128(*v),
+            Value::Float32(v) => ser.serialize_f32(*v),
+            Value::Float64(v) => ser.serialize_f64(*v),
+            Value::ComplexFloat32(re, im) => (re, im).serialize(ser),
+            Value::ComplexFloat64(re, im) => (re, im).serialize(ser),
+            Value::Char(v) => ser.serialize_char(*v),
+            Value::String(v) => ser.serialize_str(v),
+            Value::Bytes(v) => ser.serialize_bytes(v),
+            Value::Type(v) => ser.serialize_str(&v.to_string()),
+            Value::List(items) => items.serialize(ser),
+            Value::Tuple(items) => {
+                let mut tuple = ser.serialize_tuple(items.len())?;
+                for item in items {
+                    tuple.serialize_element(item)?;
+                }
+                tuple.end()
+            }
+            Value::Struct(fields) => {
+                use serde::ser::SerializeMap;
+                let mut map = ser.serialize_map(Some(fields.len()))?;
+                for (name, value) in fields {
+                    map.serialize_entry(name, value)?;
+                }
+                map.end()
+            }
+            Value::Array(array) => array.serialize(ser),
+        }
+    }
+}
+
+struct ValueVisitor;
+
+macro_rules! visit_exact {
+    ($($method:ident $ty:ty => $variant:ident),*) => {$(
+        fn $method<E: de::Error>(self, v: $ty) -> Result<Value, E> {
+            Ok(Value::$variant(v))
+        }
+    )*};
+}
+
+impl<'de> Visitor<'de> for ValueVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any value")
+    }
+
+    visit_exact!(
+        visit_bool bool => Bool, visit_i8 i8 => Int8, visit_i16 i16 => Int16,
+        visit_i32 i32 => Int32, visit_i64 i64 => Int64, visit_i128 i128 => Int128,
+        visit_u8 u8 => UInt8, visit_u16 u16 => UInt16, visit_u32 u32 => UInt32,
+        visit_u64 u64 => UInt64, visit_u128 u128 => UInt128, visit_f32 f32 => Float32,
+        visit_f64 f64 => Float64, visit_char char => Char, visit_string String => String,
+        visit_byte_buf Vec<u8> => Bytes
+    );
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Value, E> {
+        Ok(Value::Bytes(v.to_vec()))
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Missing)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, de: D) -> Result<Value, D::Error> {
+        Value::deserialize(de)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Void)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Value::List(items))
+    }
+
+    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut fields = Vec::new();
+        while let Some((name, value)) = map.next_entry::<String, Value>()? {
+            fields.push((name, value));
+        }
+        Ok(Value::Struct(fields))
+    }
+}
+
+impl<'de> Deserialize<'de> for Value {
+    /// Reads any value of a self-describing format (`deserialize_any`): numbers, strings,
+    /// sequences as `List`, maps with string keys as `Struct`, null as `Missing`. DyND bytes are
+    /// not self-describing: read them as an [`Array`].
+    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Value, D::Error> {
+        de.deserialize_any(ValueVisitor)
+    }
+}
+
+fn big_to_json(text: String) -> serde_json::Value {
+    serde_json::Value::String(text)
+}
+
+impl From<&Value> for serde_json::Value {
+    /// JSON for people and tools: `Missing` and `Void` become `null`, NaN and infinities
+    /// `null` (JSON has no such numbers), 128-bit integers outside the 64-bit range decimal
+    /// strings, complex numbers `[re, im]`, bytes arrays of numbers, types their spelling,
+    /// structs objects and nested arrays `{"type": ..., "value": ...}`.
+    fn from(value: &Value) -> serde_json::Value {
+        use serde_json::Value as Json;
+        let float = |v: f64| serde_json::Number::from_f64(v).map_or(Json::Null, Json::Number);
+        match value {
+            Value::Missing | Value::Void => Json::Null,
+            Value::Present(value) => Json::from(&**value),
+            Value::Bool(v) => Json::Bool(*v),
+            Value::Int8(v) => Json::from(*v),
+            Value::Int16(v) => Json::from(*v),
+            Value::Int32(v) => Json::from(*v),
+            Value::Int64(v) => Json::from(*v),
+            Value::Int128(v) => {
+                i64::try_from(*v).map_or_else(|_| big_to_json(v.to_string()), Json::from)
+            }
+            Value::UInt8(v) => Json::from(*v),
+            Value::UInt16(v) => Json::from(*v),
+            Value::UInt32(v) => Json::from(*v),
+            Value::UInt64(v) => Json::from(*v),
+            Value::UInt128(v) => {
+                u64::try_from(*v).map_or_else(|_| big_to_json(v.to_string()), Json::from)
+            }
+            Value::Float32(v) => float(f64::from(*v)),
+            Value::Float64(v) => float(*v),
+            Value::ComplexFloat32(re, im) => {
+                Json::Array(vec![float(f64::from(*re)), float(f64::from(*im))])
+            }
+            Value::ComplexFloat64(re, im) => Json::Array(vec![float(*re), float(*im)]),
+            Value::Char(v) => Json::String(v.to_string()),
+            Value::String(v) => Json::String(v.clone()),
+            Value::Bytes(v) => Json::Array(v.iter().map(|b| Json::from(*b)).collect()),
+            Value::Type(v) => Json::String(v.to_string()),
+            Value::List(items) | Value::Tuple(items) => {
+                Json::Array(items.iter().map(Json::from).collect())
+            }
+            Value::Struct(fields) => Json::Object(
+                fields
+                    .iter()
+                    .map(|(name, value)| (name.clone(), Json::from(value)))
+                    .collect(),
+            ),
+            Value::Array(array) => {
+                let mut object = serde_json::Map::new();
+                object.insert("type".into(), Json::String(array.ty.to_string()));
+                object.insert("value".into(), Json::from(&array.value));
+                Json::Object(object)
+            }
+        }
+    }
+}
+
+impl From<Value> for serde_json::Value {
+    fn from(value: Value) -> serde_json::Value {
+        serde_json::Value::from(&value)
+    }
+}
+
+impl From<serde_json::Value> for Value {
+    /// `null` becomes `Missing`, integers `Int64` (or `UInt64` above `i64::MAX`), other numbers
+    /// `Float64`, arrays `List` and objects `Struct` (in the object's key order).
+    fn from(json: serde_json::Value) -> Value {
+        use serde_json::Value as Json;
+        match json {
+            Json::Null => Value::Missing,
+            Json::Bool(v) => Value::Bool(v),
+            Json::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
+                (Some(v), _, _) => Value::Int64(v),
+                (None, Some(v), _) => Value::UInt64(v),
+                (None, None, Some(v)) => Value::Float64(v),
+                (None, None, None) => Value::Missing,
+            },
+            Json::String(v) => Value::String(v),
+            Json::Array(items) => Value::List(items.into_iter().map(Value::from).collect()),
+            Json::Object(fields) => Value::Struct(
+                fields
+                    .into_iter()
+                    .map(|(name, value)| (name, Value::from(value)))
+                    .collect(),
+            ),
+        }
+    }
+}
