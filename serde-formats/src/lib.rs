@@ -6,5 +6,6 @@
 #![deny(missing_docs)]
 
 pub mod error;
+pub mod toc;
 
 pub use error::{Error, ErrorKind, Position, Result};
