@@ -244,7 +244,7 @@ fn check(block_size: u64, expected: Value) {
         reader.get::<Vec<bool>>("id/0/BlYFs/KNzFKfIR2").unwrap(),
         [true, false]
     );
-    assert_eq!(reader.get::<bool>("id/0/BlYFs/KNzFKfIR2/1").unwrap(), false);
+    assert!(!reader.get::<bool>("id/0/BlYFs/KNzFKfIR2/1").unwrap());
     assert_eq!(
         reader.get::<String>("id/1/3uyABlBlY/zuP2wLok").unwrap(),
         "G9k2y"

@@ -94,6 +94,8 @@ mod msgpack;
 mod path;
 mod reader;
 mod ser;
+#[cfg(test)]
+mod tests;
 mod value;
 
 use std::io::{Seek, SeekFrom, Write};
@@ -368,12 +370,22 @@ fn take_from_bytes_with<'a, T: DeserializeOwned>(
     config: &Config,
 ) -> Result<(T, &'a [u8])> {
     let header = Header::parse(bytes, &config.magic, 0)?;
-    let end = (DATA_START as u64)
+    let len = bytes.len() as u64;
+    let toc_abs = (DATA_START as u64)
         .checked_add(header.toc_start)
-        .and_then(|v| v.checked_add(header.toc_len))
-        .filter(|&end| end <= bytes.len() as u64)
-        .ok_or_else(|| Error::with_message(ErrorKind::BadToc, "TOC past the end of the input"))?;
+        .filter(|&abs| abs <= len)
+        .ok_or_else(|| past_end(MAGIC_LEN as u64))?;
+    let end = toc_abs
+        .checked_add(header.toc_len)
+        .filter(|&end| end <= len)
+        .ok_or_else(|| past_end(MAGIC_LEN as u64 + 10))?;
     let file = &bytes[..end as usize];
     let value = Reader::from_slice_with(file, config)?.decode()?;
     Ok((value, &bytes[end as usize..]))
+}
+
+#[cold]
+fn past_end(offset: u64) -> Error {
+    Error::with_message(ErrorKind::BadToc, "TOC past the end of the input")
+        .with_position(crate::Position::Byte(offset))
 }

@@ -423,7 +423,7 @@ fn uint_len(marker: u8) -> Option<usize> {
 }
 
 #[derive(Debug, Clone, Copy)]
-enum Kind {
+pub(super) enum Kind {
     /// A value known by its data span only: a `{"p": [s, e]}` entry, or a part of one.
     Data { start: u64, end: u64 },
     /// `{"p": [s, e]?, "t": {...}}`.
@@ -448,7 +448,7 @@ enum Kind {
 pub struct Node<'r, S> {
     reader: &'r Reader<S>,
     file: Rc<File>,
-    kind: Kind,
+    pub(super) kind: Kind,
     depth: usize,
 }
 
@@ -471,7 +471,7 @@ impl<'r, S: Source> Node<'r, S> {
                 let mut total = 0u64;
                 self.blocks(toc, p_pos, |count, _, _| {
                     total = total.checked_add(count).ok_or_else(|| {
-                        Error::with_message(ErrorKind::BadToc, "block counts overflow")
+                        bad_toc(self.file.toc_abs + p_pos as u64, "block counts overflow")
                     })?;
                     Ok(false)
                 })?;
@@ -776,7 +776,12 @@ impl<'r, S: Source> Node<'r, S> {
                 self.blocks(toc, p_pos, |count, start, end| {
                     let bytes = self.reader.read_data(&self.file, start, end)?;
                     let mut cur = Cursor::new(&bytes, self.file.data_start + start);
-                    cur.skip_values(count)?;
+                    cur.skip_values(count).map_err(|_| {
+                        bad_toc(
+                            self.file.data_start + start,
+                            "block holds fewer values than its count",
+                        )
+                    })?;
                     if !cur.is_empty() {
                         return Err(bad_toc(
                             cur.offset(),
