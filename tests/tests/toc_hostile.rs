@@ -451,3 +451,20 @@ fn every_truncation_and_byte_flip_of_a_real_file_is_handled() {
         }
     }
 }
+
+#[test]
+fn aliased_nested_files_cannot_blow_up_the_reassembled_value() {
+    // Level 0 is a tiny file; each next level is a combined file whose TOC lists the previous
+    // level 40 times at the same start. Reassembling naively would produce 40^6 copies.
+    let mut level = file(&[0x01], &p(0, 1));
+    for _ in 0..6 {
+        let mut toc = vec![0x81, 0xa1, b't', 0xdc, 0x00, 40];
+        toc.extend(std::iter::repeat_n(0x00, 40));
+        level = file(&level, &toc);
+    }
+    let err = toc::from_bytes::<Value>(&level).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::BadToc, "{err}");
+    // A path through the aliases is still fine: it reads one copy.
+    let reader = Reader::from_slice(&level).unwrap();
+    assert_eq!(reader.get::<u8>("39/0/7/1/2/3").unwrap(), 1);
+}

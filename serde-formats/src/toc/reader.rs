@@ -110,6 +110,8 @@ struct File {
 #[derive(Debug)]
 pub struct Reader<S> {
     source: S,
+    /// Bytes in the source: a bound on any value reassembled from parts.
+    size: u64,
     config: Config,
     root_file: Rc<File>,
 }
@@ -173,6 +175,7 @@ impl<S: Source> Reader<S> {
         let root_file = Rc::new(open_file(&source, base, size, &config)?);
         Ok(Reader {
             source,
+            size,
             config,
             root_file,
         })
@@ -727,6 +730,15 @@ impl<'r, S: Source> Node<'r, S> {
         if self.depth > self.reader.config.depth_limit {
             return Err(Error::new(ErrorKind::DepthLimitExceeded));
         }
+        // Parts of a well-formed file are disjoint, so the reassembled value is never larger
+        // than the file; a TOC that points many entries at the same bytes could otherwise grow
+        // it exponentially.
+        if out.len() as u64 > self.reader.size {
+            return Err(Error::with_message(
+                ErrorKind::BadToc,
+                "TOC entries overlap: the reassembled value is larger than the file",
+            ));
+        }
         let toc = self.reader.toc(&self.file);
         match self.kind {
             Kind::Data { start, end }
@@ -789,6 +801,12 @@ impl<'r, S: Source> Node<'r, S> {
                         ));
                     }
                     out.extend_from_slice(&bytes);
+                    if out.len() as u64 > self.reader.size {
+                        return Err(bad_toc(
+                            self.file.toc_abs + p_pos as u64,
+                            "blocks overlap: the reassembled value is larger than the file",
+                        ));
+                    }
                     Ok(false)
                 })?;
             }
