@@ -51,7 +51,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         Some("read") if args.len() == 4 => {
             let reader = Reader::open(&args[2])?;
+            let opened = start.elapsed();
             let value: Value = reader.get(args[3].as_str())?;
+            if std::env::var_os("TOC_LEAF_VERBOSE").is_some() {
+                eprintln!("open {opened:?}, total {:?}", start.elapsed());
+            }
             let micros = start.elapsed().as_secs_f64() * 1e6;
             println!("{micros:.1}");
             println!("{value:?}");

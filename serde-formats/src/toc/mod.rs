@@ -208,7 +208,7 @@ impl Config {
 /// let bytes = serde_formats::toc::to_bytes(&7u8).unwrap();
 /// let mut expected = b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0msglc-2024".to_vec();
 /// expected.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 0, 0, 1]); // toc_start: 1 byte of data
-/// expected.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 0, 0, 7]); // toc_len
+/// expected.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 0, 0, 6]); // toc_len: 6 bytes of TOC
 /// expected.push(0x07); // the data
 /// expected.extend_from_slice(&[0x81, 0xa1, b'p', 0x92, 0x00, 0x01]); // {"p": [0, 1]}
 /// assert_eq!(bytes, expected);
@@ -292,6 +292,8 @@ pub fn to_writer_with<W: Write + Seek, T: ?Sized + Serialize>(
 
 /// Writes `value` to the file at `path` atomically: into a temporary file in the same
 /// directory, synced, then renamed over `path`. Readers see the old file or the whole new one.
+/// The new file gets the permissions `File::create` would give it (on Unix `0o666` minus the
+/// umask), whatever the old file had.
 ///
 /// # Errors
 ///
@@ -318,7 +320,15 @@ pub fn write_file_with<T: ?Sized + Serialize>(
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => std::path::Path::new("."),
     };
-    let temp = tempfile::NamedTempFile::new_in(dir)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".toc-").suffix(".tmp");
+    // Like `File::create`: 0o666 minus the umask, not the temporary file's owner-only 0o600.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let temp = builder.tempfile_in(dir)?;
     let mut buffered = std::io::BufWriter::with_capacity(1 << 20, temp);
     to_writer_with(&mut buffered, value, config)?;
     let temp = buffered

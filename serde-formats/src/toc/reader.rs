@@ -268,7 +268,7 @@ impl<S: Source> Reader<S> {
         };
         let mut p = None;
         let mut t = None;
-        for _ in 0..len {
+        for i in 0..len {
             let key_at = cur.offset();
             let key = match cur.head()? {
                 Head::Str(n) => cur.take(n as usize)?,
@@ -280,7 +280,10 @@ impl<S: Source> Reader<S> {
                 // Unknown keys are skipped: later writers may add fields.
                 _ => {}
             }
-            cur.skip_value()?;
+            // The last value ("t", as msglc orders them) may be a huge table: never walk it here.
+            if i + 1 < len {
+                cur.skip_value()?;
+            }
         }
         let span = |p: usize| -> Result<(u64, u64)> {
             let mut cur = Cursor::at(toc, p, file.toc_abs);
