@@ -8,5 +8,6 @@
 pub mod dynd;
 pub mod error;
 pub mod typed_column;
+pub mod toc;
 
 pub use error::{Error, ErrorKind, Position, Result};

@@ -1,0 +1,125 @@
+//! TOC-MessagePack against rmp-serde (plain MessagePack, structs as maps) on the two
+//! shapes:
+//!
+//! - A: a map of 1000 keys, each a list of 10 000 f64 (~90 MB);
+//! - B: a list of 1M small records `{id, name, score, flags}`.
+//!
+//! Groups: `toc_write/{A,B}` (our writer building the TOC vs `rmp_serde::to_vec_named`) and
+//! `toc_decode/{A,B}` (our `from_bytes` vs `rmp_serde::from_slice`), `Throughput::Bytes` of the
+//! plain MessagePack size. `toc_open_leaf/{A,B}` opens a file in memory and reads one random leaf
+//! (the fresh-process measurement is `examples/toc_leaf.rs` with `tests/interop/toc_bench_msglc.py`).
+//!
+//! Run: `cargo bench -p serde-formats --bench toc -- --warm-up-time 1 --measurement-time 3`.
+
+use std::collections::BTreeMap;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use serde_formats::toc::{self, Reader};
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+struct Record {
+    id: u64,
+    name: String,
+    score: f64,
+    flags: u8,
+}
+
+fn shape_a() -> BTreeMap<String, Vec<f64>> {
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    (0..1000)
+        .map(|k| {
+            let values = (0..10_000).map(|_| rng.random::<f64>()).collect();
+            (format!("key{k:04}"), values)
+        })
+        .collect()
+}
+
+fn shape_b() -> Vec<Record> {
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    (0..1_000_000u64)
+        .map(|id| Record {
+            id,
+            name: format!("name-{}", rng.random_range(0..100_000u32)),
+            score: rng.random(),
+            flags: rng.random(),
+        })
+        .collect()
+}
+
+fn write_and_decode<T>(c: &mut Criterion, shape: &str, value: &T)
+where
+    T: Serialize + for<'de> Deserialize<'de> + PartialEq + std::fmt::Debug,
+{
+    let plain = rmp_serde::to_vec_named(value).unwrap();
+    let ours = toc::to_bytes(value).unwrap();
+    assert_eq!(&toc::from_bytes::<T>(&ours).unwrap(), value);
+
+    let mut group = c.benchmark_group("toc_write");
+    group.sample_size(10);
+    group.throughput(Throughput::Bytes(plain.len() as u64));
+    group.bench_function(BenchmarkId::new("toc", shape), |b| {
+        b.iter(|| toc::to_bytes(value).unwrap())
+    });
+    group.bench_function(BenchmarkId::new("rmp-serde", shape), |b| {
+        b.iter(|| rmp_serde::to_vec_named(value).unwrap())
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("toc_decode");
+    group.sample_size(10);
+    group.throughput(Throughput::Bytes(plain.len() as u64));
+    group.bench_function(BenchmarkId::new("toc", shape), |b| {
+        b.iter(|| toc::from_bytes::<T>(&ours).unwrap())
+    });
+    group.bench_function(BenchmarkId::new("rmp-serde", shape), |b| {
+        b.iter(|| rmp_serde::from_slice::<T>(&plain).unwrap())
+    });
+    group.finish();
+}
+
+fn bench_a(c: &mut Criterion) {
+    let value = shape_a();
+    write_and_decode(c, "A", &value);
+    let file = toc::to_bytes(&value).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let mut group = c.benchmark_group("toc_open_leaf");
+    group.bench_function("A", |b| {
+        b.iter(|| {
+            let path = format!(
+                "key{:04}/{}",
+                rng.random_range(0..1000),
+                rng.random_range(0..10_000)
+            );
+            Reader::from_slice(&file)
+                .unwrap()
+                .get::<f64>(&path)
+                .unwrap()
+        })
+    });
+    group.finish();
+}
+
+fn bench_b(c: &mut Criterion) {
+    let value = shape_b();
+    write_and_decode(c, "B", &value);
+    let file = toc::to_bytes(&value).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    let mut group = c.benchmark_group("toc_open_leaf");
+    group.sample_size(20);
+    group.bench_function("B", |b| {
+        b.iter(|| {
+            let path = format!("{}/name", rng.random_range(0..1_000_000));
+            Reader::from_slice(&file)
+                .unwrap()
+                .get::<String>(&path)
+                .unwrap()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_a, bench_b);
+criterion_main!(benches);

@@ -1,0 +1,307 @@
+//! MessagePack -> serde, over a byte slice, borrowing strings and bytes where the type allows.
+
+use serde::de::{self, DeserializeSeed, Visitor};
+
+use crate::error::{Error, ErrorKind, Result};
+
+use super::msgpack::{Cursor, Head};
+
+/// Decodes exactly one value from `bytes`, whose first byte is at absolute offset `base`.
+pub(crate) fn from_slice<'de, T: de::Deserialize<'de>>(
+    bytes: &'de [u8],
+    base: u64,
+    depth_limit: usize,
+) -> Result<T> {
+    let mut de = Deserializer {
+        cur: Cursor::new(bytes, base),
+        depth: 0,
+        depth_limit,
+    };
+    let value = T::deserialize(&mut de).map_err(|e| de.locate(e))?;
+    if !de.cur.is_empty() {
+        return Err(de.cur.error(ErrorKind::TrailingBytes));
+    }
+    Ok(value)
+}
+
+/// A serde deserializer over one MessagePack value in a slice.
+pub(crate) struct Deserializer<'de> {
+    cur: Cursor<'de>,
+    depth: usize,
+    depth_limit: usize,
+}
+
+impl<'de> Deserializer<'de> {
+    fn locate(&self, err: Error) -> Error {
+        err.or_position(crate::Position::Byte(self.cur.offset()))
+    }
+
+    fn enter(&mut self) -> Result<()> {
+        if self.depth >= self.depth_limit {
+            return Err(self.cur.error(ErrorKind::DepthLimitExceeded));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    fn str_body(&mut self, len: u32) -> Result<&'de str> {
+        let at = self.cur.offset();
+        let bytes = self.cur.take(len as usize)?;
+        std::str::from_utf8(bytes)
+            .map_err(|e| Error::at(ErrorKind::InvalidUtf8, at + e.valid_up_to() as u64))
+    }
+
+    fn seq<V: Visitor<'de>>(&mut self, len: u32, visitor: V) -> Result<V::Value> {
+        self.enter()?;
+        let mut access = Access {
+            de: self,
+            remaining: len,
+        };
+        let value = visitor.visit_seq(&mut access)?;
+        let left = access.remaining;
+        self.depth -= 1;
+        if left > 0 {
+            return Err(self.cur.error_msg(
+                ErrorKind::TrailingBytes,
+                "array has more elements than the type takes",
+            ));
+        }
+        Ok(value)
+    }
+
+    fn map<V: Visitor<'de>>(&mut self, len: u32, visitor: V) -> Result<V::Value> {
+        self.enter()?;
+        let mut access = Access {
+            de: self,
+            remaining: len,
+        };
+        let value = visitor.visit_map(&mut access)?;
+        let left = access.remaining;
+        self.depth -= 1;
+        if left > 0 {
+            return Err(self.cur.error_msg(
+                ErrorKind::TrailingBytes,
+                "map has more entries than the type takes",
+            ));
+        }
+        Ok(value)
+    }
+}
+
+impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let at = self.cur.offset();
+        match self.cur.head()? {
+            Head::Nil => visitor.visit_unit(),
+            Head::Bool(v) => visitor.visit_bool(v),
+            Head::UInt(v) => visitor.visit_u64(v),
+            Head::Int(v) => visitor.visit_i64(v),
+            Head::F32(v) => visitor.visit_f32(v),
+            Head::F64(v) => visitor.visit_f64(v),
+            Head::Str(len) => visitor.visit_borrowed_str(self.str_body(len)?),
+            Head::Bin(len) => visitor.visit_borrowed_bytes(self.cur.take(len as usize)?),
+            Head::Array(len) => self.seq(len, visitor),
+            Head::Map(len) => self.map(len, visitor),
+            Head::Ext(..) => Err(Error::with_message(
+                ErrorKind::Unsupported,
+                "MessagePack extension types are not supported",
+            )
+            .with_position(crate::Position::Byte(at))),
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if self.cur.peek()? == 0xc0 {
+            self.cur.byte()?;
+            visitor.visit_none()
+        } else {
+            visitor.visit_some(self)
+        }
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        let marker = self.cur.peek()?;
+        match marker {
+            // A bare string names a unit variant.
+            0xa0..=0xbf | 0xd9..=0xdb => visitor.visit_enum(UnitVariant { de: self }),
+            _ => {
+                let start = self.cur.pos();
+                match self.cur.head()? {
+                    Head::Map(1) => {
+                        self.enter()?;
+                        let value = visitor.visit_enum(TaggedVariant { de: &mut *self })?;
+                        self.depth -= 1;
+                        Ok(value)
+                    }
+                    _ => {
+                        self.cur.set_pos(start);
+                        Err(self.cur.error_msg(
+                            ErrorKind::Unsupported,
+                            "an enum is a string or a map of one entry",
+                        ))
+                    }
+                }
+            }
+        }
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.cur.skip_value()?;
+        visitor.visit_unit()
+    }
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf unit unit_struct seq tuple
+        tuple_struct map struct identifier
+    }
+}
+
+/// Elements of an array, or entries of a map.
+struct Access<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+    remaining: u32,
+}
+
+impl<'de> de::SeqAccess<'de> for Access<'_, 'de> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if self.remaining == 0 {
+            return Ok(None);
+        }
+        self.remaining -= 1;
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        // Never trust a count read from the input for preallocation: each element needs a byte.
+        Some((self.remaining as usize).min(self.de.cur.remaining()))
+    }
+}
+
+impl<'de> de::MapAccess<'de> for Access<'_, 'de> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.remaining == 0 {
+            return Ok(None);
+        }
+        self.remaining -= 1;
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some((self.remaining as usize).min(self.de.cur.remaining() / 2))
+    }
+}
+
+/// `"Variant"`.
+struct UnitVariant<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+}
+
+impl<'de> de::EnumAccess<'de> for UnitVariant<'_, 'de> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<(T::Value, Self)> {
+        let variant = seed.deserialize(&mut *self.de)?;
+        Ok((variant, self))
+    }
+}
+
+impl<'de> de::VariantAccess<'de> for UnitVariant<'_, 'de> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<()> {
+        Ok(())
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, _seed: T) -> Result<T::Value> {
+        Err(self
+            .de
+            .cur
+            .error_msg(ErrorKind::Unsupported, "expected a variant with data"))
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, _visitor: V) -> Result<V::Value> {
+        Err(self
+            .de
+            .cur
+            .error_msg(ErrorKind::Unsupported, "expected a tuple variant"))
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        _visitor: V,
+    ) -> Result<V::Value> {
+        Err(self
+            .de
+            .cur
+            .error_msg(ErrorKind::Unsupported, "expected a struct variant"))
+    }
+}
+
+/// `{"Variant": payload}`.
+struct TaggedVariant<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+}
+
+impl<'de> de::EnumAccess<'de> for TaggedVariant<'_, 'de> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<(T::Value, Self)> {
+        let variant = seed.deserialize(&mut *self.de)?;
+        Ok((variant, self))
+    }
+}
+
+impl<'de> de::VariantAccess<'de> for TaggedVariant<'_, 'de> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<()> {
+        de::Deserialize::deserialize(&mut *self.de)
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_seq(&mut *self.de, visitor)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_map(&mut *self.de, visitor)
+    }
+}

@@ -1,0 +1,324 @@
+//! The file layout: magic, header fields, and the table-of-contents tree the writer builds.
+
+use crate::error::{Error, ErrorKind, Result};
+
+use super::msgpack::{Cursor, Head};
+
+/// Length of the magic field.
+pub const MAGIC_LEN: usize = 30;
+/// Length of each of the two header fields.
+pub(crate) const HEADER_FIELD_LEN: usize = 10;
+/// Offset of the data section: every position in a file is relative to this byte.
+pub const DATA_START: usize = MAGIC_LEN + 2 * HEADER_FIELD_LEN;
+
+/// msglc's default magic: 20 zero bytes, then ASCII `msglc-2024`.
+pub const DEFAULT_MAGIC: [u8; MAGIC_LEN] = *b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0msglc-2024";
+
+/// One header field: the smallest MessagePack unsigned integer for `value`, right-aligned in
+/// ten bytes with zero bytes on the left (27 gives `00 x9, 1b`).
+pub(crate) fn encode_header_field(value: u64) -> [u8; HEADER_FIELD_LEN] {
+    let mut encoded = Vec::with_capacity(9);
+    // Writing into a Vec cannot fail.
+    let _ = rmp::encode::write_uint(&mut encoded, value);
+    let mut field = [0u8; HEADER_FIELD_LEN];
+    field[HEADER_FIELD_LEN - encoded.len()..].copy_from_slice(&encoded);
+    field
+}
+
+/// Reads one header field: zero bytes, then one MessagePack unsigned integer of any width that
+/// ends exactly at the end of the field. All zeros reads as 0.
+pub(crate) fn decode_header_field(field: &[u8], offset: u64) -> Result<u64> {
+    let Some(first) = field.iter().position(|&b| b != 0) else {
+        return Ok(0);
+    };
+    let mut cur = Cursor::at(field, first, offset);
+    let value = match cur.head() {
+        Ok(Head::UInt(v)) => v,
+        Ok(Head::Int(v)) if v >= 0 => v as u64,
+        _ => {
+            return Err(Error::with_message(
+                ErrorKind::BadToc,
+                "header field is not a right-aligned unsigned integer",
+            )
+            .with_position(crate::Position::Byte(offset + first as u64)))
+        }
+    };
+    if !cur.is_empty() {
+        return Err(Error::with_message(
+            ErrorKind::BadToc,
+            "header field has bytes after its integer",
+        )
+        .with_position(crate::Position::Byte(cur.offset())));
+    }
+    Ok(value)
+}
+
+/// The parsed 50-byte prefix of a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Header {
+    /// Start of the TOC, relative to the data start; also the length of the data.
+    pub(crate) toc_start: u64,
+    /// Length of the TOC in bytes.
+    pub(crate) toc_len: u64,
+}
+
+impl Header {
+    /// Parses the magic and header of a file whose first byte is at absolute offset `base`.
+    pub(crate) fn parse(prefix: &[u8], magic: &[u8; MAGIC_LEN], base: u64) -> Result<Header> {
+        if prefix.len() < DATA_START {
+            let matching = prefix.len().min(MAGIC_LEN);
+            if prefix[..matching] != magic[..matching] {
+                return Err(Error::at(ErrorKind::BadMagic, base));
+            }
+            return Err(Error::at(
+                ErrorKind::UnexpectedEnd,
+                base + prefix.len() as u64,
+            ));
+        }
+        if prefix[..MAGIC_LEN] != magic[..] {
+            return Err(Error::at(ErrorKind::BadMagic, base));
+        }
+        let field_a = &prefix[MAGIC_LEN..MAGIC_LEN + HEADER_FIELD_LEN];
+        let field_b = &prefix[MAGIC_LEN + HEADER_FIELD_LEN..DATA_START];
+        if field_a[0] != 0 {
+            // msglc's CBOR variant left-aligns its integers, so its first byte is never zero.
+            return Err(Error::with_message(
+                ErrorKind::Unsupported,
+                "CBOR variant of the format (header not right-aligned MessagePack)",
+            )
+            .with_position(crate::Position::Byte(base + MAGIC_LEN as u64)));
+        }
+        let toc_start = decode_header_field(field_a, base + MAGIC_LEN as u64)?;
+        let toc_len = decode_header_field(field_b, base + (MAGIC_LEN + HEADER_FIELD_LEN) as u64)?;
+        Ok(Header { toc_start, toc_len })
+    }
+
+    /// The 50-byte prefix for this header.
+    pub(crate) fn encode(&self, magic: &[u8; MAGIC_LEN]) -> [u8; DATA_START] {
+        let mut out = [0u8; DATA_START];
+        out[..MAGIC_LEN].copy_from_slice(magic);
+        out[MAGIC_LEN..MAGIC_LEN + HEADER_FIELD_LEN]
+            .copy_from_slice(&encode_header_field(self.toc_start));
+        out[MAGIC_LEN + HEADER_FIELD_LEN..].copy_from_slice(&encode_header_field(self.toc_len));
+        out
+    }
+}
+
+/// A TOC node as the writer builds it. Positions are relative to the data start.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum TocNode {
+    /// `{"p": [start, end]}`.
+    Leaf { start: u64, end: u64 },
+    /// `{"p": [start, end], "t": {key: child, ...}}`; keys are kept as their encoded bytes.
+    Map(Box<MapNode>),
+    /// `{"p": [start, end], "t": [child, ...]}`.
+    Array(Box<ArrayNode>),
+    /// `{"p": [[count, start, end], ...]}`.
+    Blocks(Vec<[u64; 3]>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct MapNode {
+    pub(crate) start: u64,
+    pub(crate) end: u64,
+    pub(crate) entries: Vec<(Box<[u8]>, TocNode)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ArrayNode {
+    pub(crate) start: u64,
+    pub(crate) end: u64,
+    pub(crate) children: Vec<TocNode>,
+}
+
+impl TocNode {
+    /// Moves every position by `delta` bytes (used once a buffered container's header is known).
+    pub(crate) fn shift(&mut self, delta: u64) {
+        match self {
+            TocNode::Leaf { start, end } => {
+                *start += delta;
+                *end += delta;
+            }
+            TocNode::Map(map) => {
+                map.start += delta;
+                map.end += delta;
+                for (_, child) in &mut map.entries {
+                    child.shift(delta);
+                }
+            }
+            TocNode::Array(array) => {
+                array.start += delta;
+                array.end += delta;
+                for child in &mut array.children {
+                    child.shift(delta);
+                }
+            }
+            TocNode::Blocks(blocks) => {
+                for block in blocks {
+                    block[1] += delta;
+                    block[2] += delta;
+                }
+            }
+        }
+    }
+
+    /// Appends this node's MessagePack encoding, `"p"` before `"t"` as msglc writes it.
+    pub(crate) fn encode(&self, out: &mut Vec<u8>) {
+        match self {
+            TocNode::Leaf { start, end } => {
+                out.extend_from_slice(&[0x81, 0xa1, b'p']);
+                encode_pair(*start, *end, out);
+            }
+            TocNode::Map(map) => {
+                out.extend_from_slice(&[0x82, 0xa1, b'p']);
+                encode_pair(map.start, map.end, out);
+                out.extend_from_slice(&[0xa1, b't']);
+                write_map_len(out, map.entries.len());
+                for (key, child) in &map.entries {
+                    out.extend_from_slice(key);
+                    child.encode(out);
+                }
+            }
+            TocNode::Array(array) => {
+                out.extend_from_slice(&[0x82, 0xa1, b'p']);
+                encode_pair(array.start, array.end, out);
+                out.extend_from_slice(&[0xa1, b't']);
+                write_array_len(out, array.children.len());
+                for child in &array.children {
+                    child.encode(out);
+                }
+            }
+            TocNode::Blocks(blocks) => {
+                out.extend_from_slice(&[0x81, 0xa1, b'p']);
+                write_array_len(out, blocks.len());
+                for [count, start, end] in blocks {
+                    out.push(0x93);
+                    write_uint(out, *count);
+                    write_uint(out, *start);
+                    write_uint(out, *end);
+                }
+            }
+        }
+    }
+}
+
+fn encode_pair(start: u64, end: u64, out: &mut Vec<u8>) {
+    out.push(0x92);
+    write_uint(out, start);
+    write_uint(out, end);
+}
+
+// Writing into a Vec cannot fail; lengths beyond u32 were rejected while serializing.
+pub(crate) fn write_uint(out: &mut Vec<u8>, value: u64) {
+    let _ = rmp::encode::write_uint(out, value);
+}
+
+pub(crate) fn write_array_len(out: &mut Vec<u8>, len: usize) {
+    let _ = rmp::encode::write_array_len(out, len as u32);
+}
+
+pub(crate) fn write_map_len(out: &mut Vec<u8>, len: usize) {
+    let _ = rmp::encode::write_map_len(out, len as u32);
+}
+
+/// Cuts the children of an array whose children are all trivial into blocks: a block closes
+/// once `end - block_start >= block_size`; the rest forms a last block.
+pub(crate) fn group_into_blocks(
+    spans: impl IntoIterator<Item = (u64, u64)>,
+    block_size: u64,
+) -> Vec<[u64; 3]> {
+    let mut blocks = Vec::new();
+    let mut spans = spans.into_iter().peekable();
+    let Some(&(first_start, _)) = spans.peek() else {
+        return blocks;
+    };
+    let mut block_start = first_start;
+    let mut count = 0u64;
+    let mut block_end = first_start;
+    for (_, end) in spans {
+        count += 1;
+        block_end = end;
+        if end >= block_start.saturating_add(block_size) {
+            blocks.push([count, block_start, end]);
+            block_start = end;
+            count = 0;
+        }
+    }
+    if count > 0 {
+        blocks.push([count, block_start, block_end]);
+    }
+    blocks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_fields_are_right_aligned_minimal_integers() {
+        // Layout from TOC.md: 27 -> 00 x9, 1b; 326 -> cd 01 46 (msglc's seed file at T = 10).
+        let mut expected = [0u8; 10];
+        expected[9] = 0x1b;
+        assert_eq!(encode_header_field(27), expected);
+        let mut expected = [0u8; 10];
+        expected[7..].copy_from_slice(&[0xcd, 0x01, 0x46]);
+        assert_eq!(encode_header_field(326), expected);
+        assert_eq!(decode_header_field(&expected, 0).unwrap(), 326);
+    }
+
+    #[test]
+    fn header_field_accepts_fixed_width_u64() {
+        let mut field = [0u8; 10];
+        field[1] = 0xcf;
+        field[9] = 0x1b;
+        assert_eq!(decode_header_field(&field, 0).unwrap(), 27);
+    }
+
+    #[test]
+    fn header_field_rejects_garbage() {
+        let mut field = [0u8; 10];
+        field[5] = 0x1b;
+        field[9] = 0x01;
+        let err = decode_header_field(&field, 30).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::BadToc);
+        assert_eq!(err.offset(), Some(36));
+        let mut field = [0u8; 10];
+        field[9] = 0xa1; // a string marker
+        assert_eq!(
+            decode_header_field(&field, 0).unwrap_err().kind(),
+            ErrorKind::BadToc
+        );
+        let mut field = [0u8; 10];
+        field[8] = 0xcd; // truncated uint16
+        field[9] = 0x01;
+        assert!(decode_header_field(&field, 0).is_err());
+    }
+
+    #[test]
+    fn blocks_close_at_or_past_the_block_size() {
+        // Five 9-byte floats from offset 3 with T = 18: blocks of 2, 2, then 1.
+        let children: Vec<(u64, u64)> = (0..5).map(|i| (3 + 9 * i, 12 + 9 * i)).collect();
+        assert_eq!(
+            group_into_blocks(children, 18),
+            vec![[2, 3, 21], [2, 21, 39], [1, 39, 48]]
+        );
+    }
+
+    #[test]
+    fn toc_node_encodes_p_before_t() {
+        let node = TocNode::Array(Box::new(ArrayNode {
+            start: 0,
+            end: 300,
+            children: vec![TocNode::Leaf { start: 3, end: 4 }],
+        }));
+        let mut out = Vec::new();
+        node.encode(&mut out);
+        assert_eq!(
+            out,
+            [
+                0x82, 0xa1, b'p', 0x92, 0x00, 0xcd, 0x01, 0x2c, 0xa1, b't', 0x91, 0x81, 0xa1, b'p',
+                0x92, 0x03, 0x04
+            ]
+        );
+    }
+}

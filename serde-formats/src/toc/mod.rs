@@ -1,0 +1,401 @@
+//! MessagePack with a table of contents (seed 004), file-compatible with the Python package
+//! [msglc](https://pypi.org/project/msglc/) 261017.
+//!
+//! A file is one MessagePack value followed by a table of contents (TOC) that records where each
+//! large enough part of the value lies, so a [`Reader`] decodes only the part it is asked for.
+//!
+//! ```
+//! use serde_formats::toc::{self, Reader};
+//! #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+//! struct Record { id: u32, name: String }
+//! let records: Vec<Record> = (0..3).map(|id| Record { id, name: format!("r{id}") }).collect();
+//! let bytes = toc::to_bytes(&records).unwrap();
+//! let reader = Reader::from_slice(&bytes).unwrap();
+//! assert_eq!(reader.get::<String>("2/name").unwrap(), "r2");
+//! assert_eq!(toc::from_bytes::<Vec<Record>>(&bytes).unwrap(), records);
+//! ```
+//!
+//! # Wire format
+//!
+//! Stability: files written by this module are byte-identical to msglc's Python writer for the
+//! same value and settings, and that is a promise: any change would be a breaking change made
+//! only together with msglc. Every file msglc writes with its MessagePack codec reads here.
+//!
+//! ## File layout
+//!
+//! `magic (30 bytes) | header (20 bytes) | data | toc`, nothing after the TOC.
+//!
+//! - Magic: 20 zero bytes and ASCII `msglc-2024` ([`DEFAULT_MAGIC`]); configurable
+//!   ([`Config::magic`], right-aligned with zero bytes like msglc's `set_magic`), compared
+//!   exactly when reading.
+//! - Header: `toc_start` then `toc_len`, each a 10-byte field holding the smallest MessagePack
+//!   unsigned integer, right-aligned with zero bytes on the left (27 is `00 x9, 1b`; 326 is
+//!   `00 x7, cd 01 46`).
+//! - Every position is relative to byte 50, the start of the data; `toc_start` is the data
+//!   length.
+//! - Data: one plain MessagePack value, decodable without the TOC.
+//! - TOC: one MessagePack value at `toc_start`, `toc_len` bytes long.
+//!
+//! ## TOC nodes
+//!
+//! Every node is a map; `"p"` is written before `"t"`. A position `[start, end]` covers the
+//! encoded value (not its map key), end exclusive. With T the [block size](Config::block_size)
+//! (8192) and S the [trivial size](Config::trivial_size) (20), a node is *trivial* when it is a
+//! `{"p": [s, e]}` node of at most S bytes.
+//!
+//! | value | node |
+//! | --- | --- |
+//! | scalar, or container of fewer than T bytes | `{"p": [s, e]}` |
+//! | container of at least T bytes, some child not trivial | `{"p": [s, e], "t": {key: child, ...}}` for a map, `{"p": [s, e], "t": [child, ...]}` for an array |
+//! | map (or empty container) of at least T bytes, all children trivial | `{"p": [s, e]}` |
+//! | array of at least T bytes, all children trivial | blocks: a block closes once `end - block_start >= T`; with two or more blocks `{"p": [[count, start, end], ...]}`, with one `{"p": [s, e]}` |
+//! | combined file | `{"t": [start, ...]}` or `{"t": {name: start, ...}}` (no `"p"`), see [`combine_list`] |
+//! | an integer where a node is expected | a whole file nested at that data position |
+//!
+//! ## serde data model
+//!
+//! | serde type | MessagePack written | also accepted when reading |
+//! | --- | --- | --- |
+//! | `bool` | `c2` / `c3` | |
+//! | `i8`..`i64`, `u8`..`u64`, `i128`/`u128` in range | smallest integer; non-negative values use the unsigned markers (`05`, `cc c8`, `cd`, `ce`, `cf`), negative ones `e0..ff`, `d0`..`d3` | any integer width |
+//! | `f32`, `f64` | always float64 `cb` (msglc writes every float as float64) | float32 `ca`, and integers for floats |
+//! | `char`, `str` | fixstr / str8 / str16 / str32, smallest | |
+//! | bytes (`serde_bytes`) | bin8 / bin16 / bin32, smallest | str (into `Vec<u8>` visitors that take it) |
+//! | `None`, `()`, unit struct | nil `c0` | |
+//! | `Some(v)` | `v` | |
+//! | sequence, tuple, tuple struct | array, smallest header | |
+//! | map | map, keys of any type | |
+//! | struct | map keyed by field name, in field order | array of the fields in order |
+//! | unit variant | the variant name as a string | `{name: nil}` |
+//! | newtype / tuple / struct variant | `{name: value}`, `{name: [..]}`, `{name: {..}}` (externally tagged) | |
+//!
+//! Extension types are an error ([`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported)).
+//! Containers of unknown length are buffered until their count is known (the header comes
+//! first); everything else streams.
+//!
+//! ## Decisions where msglc is silent
+//!
+//! - The reader walks only the TOC entries on a path's way and reads only the asked node's data
+//!   bytes; it checks every position it uses (`start <= end <= data length`, nested files inside
+//!   the parent's data, block values matching block counts) and reports a malformed file as an
+//!   error with a byte offset, never a panic. Unknown keys in a TOC node are skipped.
+//! - [`Reader`] accepts any block boundaries (msglc's own Rust writer closes blocks at `> T`).
+//! - A header field may also be written as a fixed-width `cf` + u64, right-aligned.
+//! - Paths keep empty keys and never unpickle anything (msglc does both); see [`path`](Path).
+//! - msglc's `configure()` clamps the trivial size to the block size; [`Config`] does not, so
+//!   set both to msglc's effective values to get identical files.
+//! - The depth limit (128) applies to the value and to the TOC.
+//! - msglc's CBOR variant is recognised and rejected with `Unsupported`.
+
+mod combine;
+mod de;
+mod layout;
+mod msgpack;
+mod path;
+mod reader;
+mod ser;
+#[cfg(test)]
+mod tests;
+mod value;
+
+use std::io::{Seek, SeekFrom, Write};
+
+use serde::{de::DeserializeOwned, Serialize};
+
+use crate::error::{Error, ErrorKind, Result};
+
+pub use combine::{combine_list, combine_map, Combiner};
+pub use layout::{DATA_START, DEFAULT_MAGIC, MAGIC_LEN};
+pub use path::{IntoPath, Path, Segment};
+pub use reader::{IoSource, Node, Reader, SliceSource, Source};
+pub use value::Value;
+
+use layout::Header;
+
+/// Settings of the writer and reader.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    block_size: u64,
+    trivial_size: u64,
+    magic: [u8; MAGIC_LEN],
+    depth_limit: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            block_size: 8192,
+            trivial_size: 20,
+            magic: DEFAULT_MAGIC,
+            depth_limit: 128,
+        }
+    }
+}
+
+impl Config {
+    /// msglc's defaults: block size 8192, trivial size 20, magic [`DEFAULT_MAGIC`], and a
+    /// depth limit of 128.
+    pub fn new() -> Self {
+        Config::default()
+    }
+
+    /// The block size T (msglc's `small_obj_optimization_threshold`): containers smaller than
+    /// this are not indexed, and arrays of trivial values are cut into blocks of about this size.
+    #[must_use]
+    pub fn block_size(mut self, block_size: u64) -> Self {
+        self.block_size = block_size;
+        self
+    }
+
+    /// The trivial size S (msglc's `trivial_size`): values of at most this many bytes are
+    /// trivial.
+    #[must_use]
+    pub fn trivial_size(mut self, trivial_size: u64) -> Self {
+        self.trivial_size = trivial_size;
+        self
+    }
+
+    /// The magic, at most 30 bytes, right-aligned with zero bytes as msglc does.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported) for a magic longer than 30
+    /// bytes.
+    pub fn magic(mut self, magic: &[u8]) -> Result<Self> {
+        if magic.len() > MAGIC_LEN {
+            return Err(Error::with_message(
+                ErrorKind::Unsupported,
+                "magic longer than 30 bytes",
+            ));
+        }
+        self.magic = [0; MAGIC_LEN];
+        self.magic[MAGIC_LEN - magic.len()..].copy_from_slice(magic);
+        Ok(self)
+    }
+
+    /// The maximum nesting depth of values and TOC nodes.
+    #[must_use]
+    pub fn depth_limit(mut self, depth_limit: usize) -> Self {
+        self.depth_limit = depth_limit;
+        self
+    }
+
+    /// The block size.
+    pub fn get_block_size(&self) -> u64 {
+        self.block_size
+    }
+
+    /// The trivial size.
+    pub fn get_trivial_size(&self) -> u64 {
+        self.trivial_size
+    }
+
+    /// The 30-byte magic.
+    pub fn get_magic(&self) -> &[u8; MAGIC_LEN] {
+        &self.magic
+    }
+}
+
+/// Serializes `value` into a new file in memory.
+///
+/// # Errors
+///
+/// Errors of the `Serialize` implementation, [`ErrorKind::DepthLimitExceeded`], and
+/// [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported) for strings, byte strings or
+/// containers longer than 2^32 - 1.
+///
+/// ```
+/// let bytes = serde_formats::toc::to_bytes(&7u8).unwrap();
+/// let mut expected = b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0msglc-2024".to_vec();
+/// expected.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 0, 0, 1]); // toc_start: 1 byte of data
+/// expected.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 0, 0, 6]); // toc_len: 6 bytes of TOC
+/// expected.push(0x07); // the data
+/// expected.extend_from_slice(&[0x81, 0xa1, b'p', 0x92, 0x00, 0x01]); // {"p": [0, 1]}
+/// assert_eq!(bytes, expected);
+/// ```
+pub fn to_bytes<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
+    to_bytes_with(value, &Config::default())
+}
+
+/// [`to_bytes`] with settings.
+///
+/// # Errors
+///
+/// As [`to_bytes`].
+pub fn to_bytes_with<T: ?Sized + Serialize>(value: &T, config: &Config) -> Result<Vec<u8>> {
+    let mut buffer = Vec::with_capacity(4096);
+    buffer.extend_from_slice(&[0u8; DATA_START]);
+    let (toc, data_len, mut buffer) = serialize(buffer, value, config)?;
+    let toc_start = buffer.len();
+    toc.encode(&mut buffer);
+    let header = Header {
+        toc_start: data_len,
+        toc_len: (buffer.len() - toc_start) as u64,
+    };
+    buffer[..DATA_START].copy_from_slice(&header.encode(&config.magic));
+    Ok(buffer)
+}
+
+fn serialize<W: Write, T: ?Sized + Serialize>(
+    writer: W,
+    value: &T,
+    config: &Config,
+) -> Result<(layout::TocNode, u64, W)> {
+    let mut ser = ser::Writer::new(writer, config);
+    value.serialize(&mut ser)?;
+    ser.finish()
+}
+
+/// Serializes `value` as a file starting at `writer`'s current position: a placeholder header,
+/// the data streamed as it is serialized, the TOC, then a seek back to write the header, and a
+/// seek to the end of the file.
+///
+/// The header comes before the data but depends on its length, so `writer` must seek. For a
+/// writer that cannot, call [`to_bytes`] and write the bytes. On error the writer holds a
+/// partial file with a zero header (which no reader accepts); [`write_file`] never leaves one.
+///
+/// # Errors
+///
+/// As [`to_bytes`], and [`ErrorKind::Io`](crate::ErrorKind::Io).
+pub fn to_writer<W: Write + Seek, T: ?Sized + Serialize>(writer: W, value: &T) -> Result<()> {
+    to_writer_with(writer, value, &Config::default())
+}
+
+/// [`to_writer`] with settings.
+///
+/// # Errors
+///
+/// As [`to_writer`].
+pub fn to_writer_with<W: Write + Seek, T: ?Sized + Serialize>(
+    mut writer: W,
+    value: &T,
+    config: &Config,
+) -> Result<()> {
+    let base = writer.stream_position()?;
+    writer.write_all(&[0u8; DATA_START])?;
+    let (toc, data_len, mut writer) = serialize(writer, value, config)?;
+    let mut toc_bytes = Vec::new();
+    toc.encode(&mut toc_bytes);
+    writer.write_all(&toc_bytes)?;
+    let header = Header {
+        toc_start: data_len,
+        toc_len: toc_bytes.len() as u64,
+    };
+    writer.seek(SeekFrom::Start(base))?;
+    writer.write_all(&header.encode(&config.magic))?;
+    writer.seek(SeekFrom::Start(
+        base + DATA_START as u64 + data_len + toc_bytes.len() as u64,
+    ))?;
+    writer.flush()?;
+    Ok(())
+}
+
+/// Writes `value` to the file at `path` atomically: into a temporary file in the same
+/// directory, synced, then renamed over `path`. Readers see the old file or the whole new one.
+/// The new file gets the permissions `File::create` would give it (on Unix `0o666` minus the
+/// umask), whatever the old file had.
+///
+/// # Errors
+///
+/// As [`to_writer`]; on error the temporary file is removed and `path` is untouched.
+pub fn write_file<T: ?Sized + Serialize>(
+    path: impl AsRef<std::path::Path>,
+    value: &T,
+) -> Result<()> {
+    write_file_with(path, value, &Config::default())
+}
+
+/// [`write_file`] with settings.
+///
+/// # Errors
+///
+/// As [`write_file`].
+pub fn write_file_with<T: ?Sized + Serialize>(
+    path: impl AsRef<std::path::Path>,
+    value: &T,
+    config: &Config,
+) -> Result<()> {
+    let path = path.as_ref();
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => std::path::Path::new("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".toc-").suffix(".tmp");
+    // Like `File::create`: 0o666 minus the umask, not the temporary file's owner-only 0o600.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let temp = builder.tempfile_in(dir)?;
+    let mut buffered = std::io::BufWriter::with_capacity(1 << 20, temp);
+    to_writer_with(&mut buffered, value, config)?;
+    let temp = buffered
+        .into_inner()
+        .map_err(|e| Error::from(e.into_error()))?;
+    temp.as_file().sync_all()?;
+    temp.persist(path).map_err(|e| Error::from(e.error))?;
+    Ok(())
+}
+
+/// Decodes a whole file (plain or combined).
+///
+/// # Errors
+///
+/// [`ErrorKind::BadMagic`](crate::ErrorKind::BadMagic), [`ErrorKind::BadToc`](crate::ErrorKind::BadToc),
+/// [`ErrorKind::TrailingBytes`](crate::ErrorKind::TrailingBytes) for bytes after the TOC, and
+/// decoding errors.
+pub fn from_bytes<T: DeserializeOwned>(bytes: &[u8]) -> Result<T> {
+    from_bytes_with(bytes, &Config::default())
+}
+
+/// [`from_bytes`] with another magic or depth limit.
+///
+/// # Errors
+///
+/// As [`from_bytes`].
+pub fn from_bytes_with<T: DeserializeOwned>(bytes: &[u8], config: &Config) -> Result<T> {
+    let (value, rest) = take_from_bytes_with(bytes, config)?;
+    if !rest.is_empty() {
+        return Err(Error::at(
+            ErrorKind::TrailingBytes,
+            (bytes.len() - rest.len()) as u64,
+        ));
+    }
+    Ok(value)
+}
+
+/// Decodes the file at the start of `bytes` and returns the bytes after it.
+///
+/// # Errors
+///
+/// As [`from_bytes`], except that bytes after the TOC are returned, not an error.
+pub fn take_from_bytes<T: DeserializeOwned>(bytes: &[u8]) -> Result<(T, &[u8])> {
+    take_from_bytes_with(bytes, &Config::default())
+}
+
+fn take_from_bytes_with<'a, T: DeserializeOwned>(
+    bytes: &'a [u8],
+    config: &Config,
+) -> Result<(T, &'a [u8])> {
+    let header = Header::parse(bytes, &config.magic, 0)?;
+    let len = bytes.len() as u64;
+    let toc_abs = (DATA_START as u64)
+        .checked_add(header.toc_start)
+        .filter(|&abs| abs <= len)
+        .ok_or_else(|| past_end(MAGIC_LEN as u64))?;
+    let end = toc_abs
+        .checked_add(header.toc_len)
+        .filter(|&end| end <= len)
+        .ok_or_else(|| past_end(MAGIC_LEN as u64 + 10))?;
+    let file = &bytes[..end as usize];
+    let value = Reader::from_slice_with(file, config)?.decode()?;
+    Ok((value, &bytes[end as usize..]))
+}
+
+#[cold]
+fn past_end(offset: u64) -> Error {
+    Error::with_message(ErrorKind::BadToc, "TOC past the end of the input")
+        .with_position(crate::Position::Byte(offset))
+}

@@ -1,0 +1,884 @@
+//! The lazy reader: opens a file by its header and TOC bytes, then walks the TOC in place,
+//! skipping the entries it does not need, and reads and decodes only the data of the node
+//! asked for.
+
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::io::{Read, Seek, SeekFrom};
+use std::rc::Rc;
+
+use serde::de::DeserializeOwned;
+
+use crate::error::{Error, ErrorKind, Position, Result};
+
+use super::layout::{write_array_len, write_map_len, Header, DATA_START};
+use super::msgpack::{Cursor, Head};
+use super::path::{IntoPath, Segment};
+use super::{de, Config};
+
+mod private {
+    pub trait Sealed {}
+}
+
+/// Where a [`Reader`] gets its bytes: a byte slice ([`SliceSource`]) or any `Read + Seek`
+/// ([`IoSource`]). Sealed.
+pub trait Source: private::Sealed {
+    #[doc(hidden)]
+    fn size(&self) -> Result<u64>;
+    /// Reads `len` bytes at `offset`; the caller has checked the range against `size`.
+    #[doc(hidden)]
+    fn read_at(&self, offset: u64, len: usize) -> Result<Cow<'_, [u8]>>;
+    /// The whole input, when it is in memory.
+    #[doc(hidden)]
+    fn whole(&self) -> Option<&[u8]>;
+}
+
+/// A [`Source`] over bytes in memory.
+#[derive(Debug, Clone, Copy)]
+pub struct SliceSource<'a>(&'a [u8]);
+
+impl private::Sealed for SliceSource<'_> {}
+
+impl Source for SliceSource<'_> {
+    fn size(&self) -> Result<u64> {
+        Ok(self.0.len() as u64)
+    }
+    fn read_at(&self, offset: u64, len: usize) -> Result<Cow<'_, [u8]>> {
+        let start =
+            usize::try_from(offset).map_err(|_| Error::at(ErrorKind::UnexpectedEnd, offset))?;
+        self.0
+            .get(start..start.saturating_add(len))
+            .map(Cow::Borrowed)
+            .ok_or_else(|| Error::at(ErrorKind::UnexpectedEnd, offset))
+    }
+    fn whole(&self) -> Option<&[u8]> {
+        Some(self.0)
+    }
+}
+
+/// A [`Source`] over a seekable reader; every read seeks first.
+#[derive(Debug)]
+pub struct IoSource<R>(RefCell<R>);
+
+impl<R: Read + Seek> private::Sealed for IoSource<R> {}
+
+impl<R: Read + Seek> Source for IoSource<R> {
+    fn size(&self) -> Result<u64> {
+        Ok(self.0.borrow_mut().seek(SeekFrom::End(0))?)
+    }
+    fn read_at(&self, offset: u64, len: usize) -> Result<Cow<'_, [u8]>> {
+        let mut reader = self.0.borrow_mut();
+        reader.seek(SeekFrom::Start(offset))?;
+        let mut buf = vec![0u8; len];
+        reader
+            .read_exact(&mut buf)
+            .map_err(|e| Error::from(e).or_position(Position::Byte(offset)))?;
+        Ok(Cow::Owned(buf))
+    }
+    fn whole(&self) -> Option<&[u8]> {
+        None
+    }
+}
+
+/// One file (the outer one, or one nested in a combined file).
+#[derive(Debug)]
+struct File {
+    /// Absolute offset of its data; TOC positions are relative to this.
+    data_start: u64,
+    /// Length of the data, which is also where the TOC starts.
+    data_len: u64,
+    /// Absolute offset of the TOC.
+    toc_abs: u64,
+    /// The TOC bytes when the source is not in memory.
+    toc: Option<Vec<u8>>,
+    toc_len: usize,
+}
+
+/// A lazy reader of one file.
+///
+/// Opening reads the 50-byte prefix and the TOC's bytes, nothing else; nothing of the TOC is
+/// decoded until a path asks for it, and then only the entries on the way are looked at (the
+/// others are skipped without being built). Reading a node reads exactly the bytes of its value.
+///
+/// ```
+/// use serde_formats::toc::{self, Reader};
+/// let bytes = toc::to_bytes(&vec![vec![1u8, 2], vec![3]]).unwrap();
+/// let reader = Reader::from_slice(&bytes).unwrap();
+/// assert_eq!(reader.get::<u8>("0/1").unwrap(), 2);
+/// assert_eq!(reader.root().unwrap().len().unwrap(), 2);
+/// ```
+#[derive(Debug)]
+pub struct Reader<S> {
+    source: S,
+    /// Bytes in the source: a bound on any value reassembled from parts.
+    size: u64,
+    config: Config,
+    root_file: Rc<File>,
+}
+
+impl<'a> Reader<SliceSource<'a>> {
+    /// A reader over a whole file in memory.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::BadMagic`], or [`ErrorKind::BadToc`] for a header whose TOC lies outside
+    /// the bytes, or [`ErrorKind::UnexpectedEnd`].
+    pub fn from_slice(bytes: &'a [u8]) -> Result<Self> {
+        Reader::with_source(SliceSource(bytes), 0, Config::default())
+    }
+
+    /// Like [`Reader::from_slice`] with another magic or depth limit.
+    ///
+    /// # Errors
+    ///
+    /// As [`Reader::from_slice`].
+    pub fn from_slice_with(bytes: &'a [u8], config: &Config) -> Result<Self> {
+        Reader::with_source(SliceSource(bytes), 0, config.clone())
+    }
+}
+
+impl<R: Read + Seek> Reader<IoSource<R>> {
+    /// A reader over a file that starts at `reader`'s current position.
+    ///
+    /// # Errors
+    ///
+    /// As [`Reader::from_slice`], and [`ErrorKind::Io`].
+    pub fn new(reader: R) -> Result<Self> {
+        Reader::new_with(reader, &Config::default())
+    }
+
+    /// Like [`Reader::new`] with another magic or depth limit.
+    ///
+    /// # Errors
+    ///
+    /// As [`Reader::new`].
+    pub fn new_with(mut reader: R, config: &Config) -> Result<Self> {
+        let base = reader.stream_position()?;
+        Reader::with_source(IoSource(RefCell::new(reader)), base, config.clone())
+    }
+}
+
+impl Reader<IoSource<std::fs::File>> {
+    /// Opens the file at `path`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Reader::new`].
+    pub fn open(path: impl AsRef<std::path::Path>) -> Result<Self> {
+        Reader::new(std::fs::File::open(path)?)
+    }
+}
+
+impl<S: Source> Reader<S> {
+    fn with_source(source: S, base: u64, config: Config) -> Result<Self> {
+        let size = source.size()?;
+        let root_file = Rc::new(open_file(&source, base, size, &config)?);
+        Ok(Reader {
+            source,
+            size,
+            config,
+            root_file,
+        })
+    }
+
+    /// The root node.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::BadToc`] when the root TOC entry is malformed.
+    pub fn root(&self) -> Result<Node<'_, S>> {
+        self.entry(&self.root_file, 0, 0)
+    }
+
+    /// The node at `path`, without reading its data.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::PathNotFound`] for a key or index that is not there, and any error of a
+    /// malformed file met on the way.
+    pub fn node(&self, path: impl IntoPath) -> Result<Node<'_, S>> {
+        let path = path.into_path()?;
+        let mut node = self.root()?;
+        for segment in path.segments() {
+            node = node.child(segment.clone())?;
+        }
+        Ok(node)
+    }
+
+    /// Decodes the value at `path` (a [`Path`](super::Path), or its string form `a/0/b`).
+    ///
+    /// # Errors
+    ///
+    /// As [`Reader::node`], and any decoding error of the value.
+    pub fn get<T: DeserializeOwned>(&self, path: impl IntoPath) -> Result<T> {
+        self.node(path)?.decode()
+    }
+
+    /// Decodes the whole file.
+    ///
+    /// # Errors
+    ///
+    /// As [`Reader::get`].
+    pub fn decode<T: DeserializeOwned>(&self) -> Result<T> {
+        self.root()?.decode()
+    }
+
+    fn toc<'s>(&'s self, file: &'s File) -> &'s [u8] {
+        match &file.toc {
+            Some(toc) => toc,
+            None => self
+                .source
+                .whole()
+                .and_then(|all| {
+                    let start = usize::try_from(file.toc_abs).ok()?;
+                    all.get(start..start.checked_add(file.toc_len)?)
+                })
+                .unwrap_or(&[]),
+        }
+    }
+
+    fn read_data(&self, file: &File, start: u64, end: u64) -> Result<Cow<'_, [u8]>> {
+        // start <= end <= data_len was checked when the span was read from the TOC.
+        let len =
+            usize::try_from(end - start).map_err(|_| Error::at(ErrorKind::LengthPastEnd, start))?;
+        self.source.read_at(file.data_start + start, len)
+    }
+
+    /// Parses the TOC entry at `pos` of `file`'s TOC.
+    fn entry(&self, file: &Rc<File>, pos: usize, depth: usize) -> Result<Node<'_, S>> {
+        if depth > self.config.depth_limit {
+            return Err(Error::at(
+                ErrorKind::DepthLimitExceeded,
+                file.toc_abs + pos as u64,
+            ));
+        }
+        let toc = self.toc(file);
+        let mut cur = Cursor::at(toc, pos, file.toc_abs);
+        let at = cur.offset();
+        let len = match cur.head()? {
+            Head::Map(len) => len,
+            Head::UInt(start) => return self.nested(file, start, at, depth),
+            Head::Int(start) if start >= 0 => return self.nested(file, start as u64, at, depth),
+            _ => {
+                return Err(bad_toc(
+                    at,
+                    "a TOC entry must be a map or a nested file start",
+                ))
+            }
+        };
+        let mut p = None;
+        let mut t = None;
+        for i in 0..len {
+            let key_at = cur.offset();
+            let key = match cur.head()? {
+                Head::Str(n) => cur.take(n as usize)?,
+                _ => return Err(bad_toc(key_at, "TOC entry keys are strings")),
+            };
+            match key {
+                b"p" => p = Some(cur.pos()),
+                b"t" => t = Some(cur.pos()),
+                // Unknown keys are skipped: later writers may add fields.
+                _ => {}
+            }
+            // The last value ("t", as msglc orders them) may be a huge table: never walk it here.
+            if i + 1 < len {
+                cur.skip_value()?;
+            }
+        }
+        let span = |p: usize| -> Result<(u64, u64)> {
+            let mut cur = Cursor::at(toc, p, file.toc_abs);
+            read_span(&mut cur, file.data_len)
+        };
+        let kind = match (t, p) {
+            (Some(t_pos), p) => {
+                let span = p.map(span).transpose()?;
+                let mut cur = Cursor::at(toc, t_pos, file.toc_abs);
+                let at = cur.offset();
+                match cur.head()? {
+                    Head::Map(_) => Kind::Map { span, t_pos },
+                    Head::Array(_) => Kind::Array { span, t_pos },
+                    _ => return Err(bad_toc(at, "\"t\" must be a map or an array")),
+                }
+            }
+            (None, Some(p_pos)) => {
+                let mut cur = Cursor::at(toc, p_pos, file.toc_abs);
+                let at = cur.offset();
+                let n = cur.array_len(ErrorKind::BadToc)?;
+                // [start, end] has integers; a block list has arrays.
+                if n > 0 && matches!(cur.peek()?, 0x90..=0x9f | 0xdc | 0xdd) {
+                    Kind::Blocks { p_pos }
+                } else if n == 0 {
+                    return Err(bad_toc(at, "empty \"p\""));
+                } else {
+                    let (start, end) = span(p_pos)?;
+                    Kind::Data { start, end }
+                }
+            }
+            (None, None) => return Err(bad_toc(at, "a TOC entry needs \"p\" or \"t\"")),
+        };
+        Ok(Node {
+            reader: self,
+            file: Rc::clone(file),
+            kind,
+            depth,
+        })
+    }
+
+    /// Opens the file nested at data position `start` of `parent` and returns its root.
+    fn nested(&self, parent: &File, start: u64, at: u64, depth: usize) -> Result<Node<'_, S>> {
+        if start >= parent.data_len {
+            return Err(bad_toc(at, "nested file starts outside the data"));
+        }
+        let base = parent.data_start + start;
+        let limit = parent.data_start + parent.data_len;
+        let file = Rc::new(open_file(&self.source, base, limit, &self.config)?);
+        self.entry(&file, 0, depth + 1)
+    }
+}
+
+fn open_file<S: Source>(source: &S, base: u64, limit: u64, config: &Config) -> Result<File> {
+    let prefix_len = (limit.saturating_sub(base)).min(DATA_START as u64) as usize;
+    let prefix = source.read_at(base, prefix_len)?;
+    let header = Header::parse(&prefix, &config.magic, base)?;
+    let data_start = base + DATA_START as u64;
+    let toc_abs = data_start
+        .checked_add(header.toc_start)
+        .filter(|&abs| abs <= limit)
+        .ok_or_else(|| bad_toc(base + 30, "TOC start past the end of the file"))?;
+    let toc_end = toc_abs
+        .checked_add(header.toc_len)
+        .filter(|&end| end <= limit)
+        .ok_or_else(|| bad_toc(base + 40, "TOC length past the end of the file"))?;
+    let toc_len = (toc_end - toc_abs) as usize;
+    let toc = match source.whole() {
+        Some(_) => None,
+        None => Some(source.read_at(toc_abs, toc_len)?.into_owned()),
+    };
+    Ok(File {
+        data_start,
+        data_len: header.toc_start,
+        toc_abs,
+        toc,
+        toc_len,
+    })
+}
+
+#[cold]
+fn bad_toc(at: u64, message: &str) -> Error {
+    Error::with_message(ErrorKind::BadToc, message).with_position(Position::Byte(at))
+}
+
+/// Reads `[start, end]` and checks `start <= end <= data_len`.
+fn read_span(cur: &mut Cursor<'_>, data_len: u64) -> Result<(u64, u64)> {
+    let at = cur.offset();
+    if cur.array_len(ErrorKind::BadToc)? != 2 {
+        return Err(bad_toc(at, "a position is [start, end]"));
+    }
+    let start = cur.uint(ErrorKind::BadToc)?;
+    let end = cur.uint(ErrorKind::BadToc)?;
+    if start > end || end > data_len {
+        return Err(bad_toc(at, "position outside the data or inverted"));
+    }
+    Ok((start, end))
+}
+
+/// Skips `count` TOC entries, with a fast path for the `{"p": [uint, uint]}` leaves that
+/// make up long arrays.
+fn skip_entries(cur: &mut Cursor<'_>, count: u64) -> Result<()> {
+    let toc = cur.slice();
+    let mut pos = cur.pos();
+    let mut left = count;
+    while left > 0 {
+        if let Some(next) = leaf_entry_end(toc, pos) {
+            pos = next;
+            left -= 1;
+            continue;
+        }
+        cur.set_pos(pos);
+        cur.skip_value()?;
+        pos = cur.pos();
+        left -= 1;
+    }
+    cur.set_pos(pos);
+    Ok(())
+}
+
+/// The end of a `{"p": [uint, uint]}` entry at `pos`, if that is what is there.
+#[inline]
+fn leaf_entry_end(toc: &[u8], pos: usize) -> Option<usize> {
+    if toc.get(pos..pos + 4)? != [0x81, 0xa1, b'p', 0x92] {
+        return None;
+    }
+    let start_len = uint_len(*toc.get(pos + 4)?)?;
+    let end_len = uint_len(*toc.get(pos + 4 + start_len)?)?;
+    let next = pos + 4 + start_len + end_len;
+    (next <= toc.len()).then_some(next)
+}
+
+/// The encoded length of an unsigned integer from its marker.
+#[inline]
+fn uint_len(marker: u8) -> Option<usize> {
+    match marker {
+        0x00..=0x7f => Some(1),
+        0xcc => Some(2),
+        0xcd => Some(3),
+        0xce => Some(5),
+        0xcf => Some(9),
+        _ => None,
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Kind {
+    /// A value known by its data span only: a `{"p": [s, e]}` entry, or a part of one.
+    Data { start: u64, end: u64 },
+    /// `{"p": [s, e]?, "t": {...}}`.
+    Map {
+        span: Option<(u64, u64)>,
+        t_pos: usize,
+    },
+    /// `{"p": [s, e]?, "t": [...]}`.
+    Array {
+        span: Option<(u64, u64)>,
+        t_pos: usize,
+    },
+    /// `{"p": [[count, start, end], ...]}`.
+    Blocks { p_pos: usize },
+}
+
+/// A node of a file: a map, array or scalar whose data has not been read yet.
+///
+/// Obtained from [`Reader::root`], [`Reader::node`] or [`Node::child`]. A node inside a value
+/// the TOC does not index (a small container) is found by skipping through that value's bytes.
+#[derive(Debug)]
+pub struct Node<'r, S> {
+    reader: &'r Reader<S>,
+    file: Rc<File>,
+    pub(super) kind: Kind,
+    depth: usize,
+}
+
+impl<'r, S: Source> Node<'r, S> {
+    /// The number of elements (arrays) or entries (maps).
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Unsupported`] for a scalar, and errors of a malformed file.
+    pub fn len(&self) -> Result<usize> {
+        let toc = self.reader.toc(&self.file);
+        match self.kind {
+            Kind::Map { t_pos, .. } | Kind::Array { t_pos, .. } => {
+                match Cursor::at(toc, t_pos, self.file.toc_abs).head()? {
+                    Head::Map(n) | Head::Array(n) => Ok(n as usize),
+                    _ => Err(bad_toc(self.file.toc_abs + t_pos as u64, "\"t\" changed")),
+                }
+            }
+            Kind::Blocks { p_pos } => {
+                let mut total = 0u64;
+                self.blocks(toc, p_pos, |count, _, _| {
+                    total = total.checked_add(count).ok_or_else(|| {
+                        bad_toc(self.file.toc_abs + p_pos as u64, "block counts overflow")
+                    })?;
+                    Ok(false)
+                })?;
+                usize::try_from(total).map_err(|_| Error::new(ErrorKind::BadToc))
+            }
+            Kind::Data { start, end } => {
+                let head_len = (end - start).min(9);
+                let bytes = self.reader.read_data(&self.file, start, start + head_len)?;
+                let mut cur = Cursor::new(&bytes, self.file.data_start + start);
+                match cur.head()? {
+                    Head::Map(n) | Head::Array(n) => Ok(n as usize),
+                    _ => Err(
+                        Error::with_message(ErrorKind::Unsupported, "a scalar has no length")
+                            .with_position(Position::Byte(self.file.data_start + start)),
+                    ),
+                }
+            }
+        }
+    }
+
+    /// Whether [`len`](Self::len) is 0.
+    ///
+    /// # Errors
+    ///
+    /// As [`len`](Self::len).
+    pub fn is_empty(&self) -> Result<bool> {
+        Ok(self.len()? == 0)
+    }
+
+    /// Walks a block list, calling `visit(count, start, end)` until it returns true.
+    fn blocks(
+        &self,
+        toc: &[u8],
+        p_pos: usize,
+        mut visit: impl FnMut(u64, u64, u64) -> Result<bool>,
+    ) -> Result<()> {
+        let mut cur = Cursor::at(toc, p_pos, self.file.toc_abs);
+        let n = cur.array_len(ErrorKind::BadToc)?;
+        for _ in 0..n {
+            let at = cur.offset();
+            if cur.array_len(ErrorKind::BadToc)? != 3 {
+                return Err(bad_toc(at, "a block is [count, start, end]"));
+            }
+            let count = cur.uint(ErrorKind::BadToc)?;
+            let start = cur.uint(ErrorKind::BadToc)?;
+            let end = cur.uint(ErrorKind::BadToc)?;
+            if start > end || end > self.file.data_len {
+                return Err(bad_toc(at, "block outside the data or inverted"));
+            }
+            if visit(count, start, end)? {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    fn child_node(&self, kind: Kind) -> Node<'r, S> {
+        Node {
+            reader: self.reader,
+            file: Rc::clone(&self.file),
+            kind,
+            depth: self.depth + 1,
+        }
+    }
+
+    /// The keys of a map, decoded as `K` (e.g. `String`, `i64`, or [`Value`](super::Value)).
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Unsupported`] if the node is not a map; decoding errors of the keys.
+    pub fn keys<K: DeserializeOwned>(&self) -> Result<Vec<K>> {
+        let limit = self.reader.config.depth_limit;
+        match self.kind {
+            Kind::Map { t_pos, .. } => {
+                let toc = self.reader.toc(&self.file);
+                let mut cur = Cursor::at(toc, t_pos, self.file.toc_abs);
+                let Head::Map(n) = cur.head()? else {
+                    return Err(bad_toc(self.file.toc_abs + t_pos as u64, "\"t\" changed"));
+                };
+                let mut keys = Vec::with_capacity((n as usize).min(cur.remaining()));
+                for _ in 0..n {
+                    let from = cur.pos();
+                    cur.skip_value()?;
+                    keys.push(de::from_slice(
+                        &toc[from..cur.pos()],
+                        self.file.toc_abs + from as u64,
+                        limit,
+                    )?);
+                    cur.skip_value()?;
+                }
+                Ok(keys)
+            }
+            Kind::Data { start, end } => {
+                let bytes = self.reader.read_data(&self.file, start, end)?;
+                let base = self.file.data_start + start;
+                let mut cur = Cursor::new(&bytes, base);
+                let Head::Map(n) = cur.head()? else {
+                    return Err(Error::with_message(ErrorKind::Unsupported, "not a map")
+                        .with_position(Position::Byte(base)));
+                };
+                let mut keys = Vec::with_capacity((n as usize).min(cur.remaining()));
+                for _ in 0..n {
+                    let from = cur.pos();
+                    cur.skip_value()?;
+                    keys.push(de::from_slice(
+                        &bytes[from..cur.pos()],
+                        base + from as u64,
+                        limit,
+                    )?);
+                    cur.skip_value()?;
+                }
+                Ok(keys)
+            }
+            Kind::Array { .. } | Kind::Blocks { .. } => Err(Error::with_message(
+                ErrorKind::Unsupported,
+                "an array has no keys",
+            )),
+        }
+    }
+
+    /// The child at one path segment: a map key or an array index.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::PathNotFound`] when there is no such child, and errors of a malformed file.
+    pub fn child(&self, segment: impl Into<Segment>) -> Result<Node<'r, S>> {
+        let segment = segment.into();
+        if self.depth >= self.reader.config.depth_limit {
+            return Err(Error::new(ErrorKind::DepthLimitExceeded));
+        }
+        let toc = self.reader.toc(&self.file);
+        match self.kind {
+            Kind::Map { t_pos, .. } => {
+                let mut cur = Cursor::at(toc, t_pos, self.file.toc_abs);
+                let Head::Map(n) = cur.head()? else {
+                    return Err(bad_toc(cur.offset(), "\"t\" changed"));
+                };
+                let found = find_key(&mut cur, n, &segment)?;
+                match found {
+                    Some(pos) => self.reader.entry(&self.file, pos, self.depth + 1),
+                    None => Err(not_found(&segment)),
+                }
+            }
+            Kind::Array { t_pos, .. } => {
+                let mut cur = Cursor::at(toc, t_pos, self.file.toc_abs);
+                let Head::Array(n) = cur.head()? else {
+                    return Err(bad_toc(cur.offset(), "\"t\" changed"));
+                };
+                let index = resolve_index(&segment, u64::from(n))?;
+                skip_entries(&mut cur, index)?;
+                self.reader.entry(&self.file, cur.pos(), self.depth + 1)
+            }
+            Kind::Blocks { p_pos } => {
+                let total = self.len()? as u64;
+                let index = resolve_index(&segment, total)?;
+                let mut first = 0u64;
+                let mut found = None;
+                self.blocks(toc, p_pos, |count, start, end| {
+                    if index < first + count {
+                        found = Some((index - first, start, end));
+                        return Ok(true);
+                    }
+                    first += count;
+                    Ok(false)
+                })?;
+                let (skip, start, end) = found.ok_or_else(|| not_found(&segment))?;
+                let bytes = self.reader.read_data(&self.file, start, end)?;
+                let mut cur = Cursor::new(&bytes, self.file.data_start + start);
+                let short = |_| {
+                    bad_toc(
+                        self.file.data_start + start,
+                        "block holds fewer values than its count",
+                    )
+                };
+                cur.skip_values(skip).map_err(short)?;
+                let from = cur.pos();
+                cur.skip_value().map_err(short)?;
+                Ok(self.child_node(Kind::Data {
+                    start: start + from as u64,
+                    end: start + cur.pos() as u64,
+                }))
+            }
+            Kind::Data { start, end } => {
+                let bytes = self.reader.read_data(&self.file, start, end)?;
+                let base = self.file.data_start + start;
+                let mut cur = Cursor::new(&bytes, base);
+                let (from, to) = match cur.head()? {
+                    Head::Map(n) => {
+                        let pos =
+                            find_key(&mut cur, n, &segment)?.ok_or_else(|| not_found(&segment))?;
+                        cur.set_pos(pos);
+                        cur.skip_value()?;
+                        (pos, cur.pos())
+                    }
+                    Head::Array(n) => {
+                        let index = resolve_index(&segment, u64::from(n))?;
+                        cur.skip_values(index)?;
+                        let from = cur.pos();
+                        cur.skip_value()?;
+                        (from, cur.pos())
+                    }
+                    _ => return Err(not_found(&segment)),
+                };
+                Ok(self.child_node(Kind::Data {
+                    start: start + from as u64,
+                    end: start + to as u64,
+                }))
+            }
+        }
+    }
+
+    /// Decodes this node's value.
+    ///
+    /// # Errors
+    ///
+    /// Decoding errors, and errors of a malformed file.
+    pub fn decode<T: DeserializeOwned>(&self) -> Result<T> {
+        let limit = self.reader.config.depth_limit;
+        match self.kind {
+            Kind::Data { start, end }
+            | Kind::Map {
+                span: Some((start, end)),
+                ..
+            }
+            | Kind::Array {
+                span: Some((start, end)),
+                ..
+            } => {
+                let bytes = self.reader.read_data(&self.file, start, end)?;
+                de::from_slice(&bytes, self.file.data_start + start, limit)
+            }
+            _ => {
+                let bytes = self.to_msgpack()?;
+                de::from_slice(&bytes, 0, limit)
+            }
+        }
+    }
+
+    /// The plain MessagePack bytes of this node's value, as a file without a TOC would hold
+    /// them. Combined files and block lists are reassembled from their parts.
+    ///
+    /// # Errors
+    ///
+    /// Errors of a malformed file, e.g. [`ErrorKind::BadToc`] for a block whose values do not
+    /// match its count.
+    pub fn to_msgpack(&self) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        self.append_msgpack(&mut out)?;
+        Ok(out)
+    }
+
+    fn append_msgpack(&self, out: &mut Vec<u8>) -> Result<()> {
+        if self.depth > self.reader.config.depth_limit {
+            return Err(Error::new(ErrorKind::DepthLimitExceeded));
+        }
+        // Parts of a well-formed file are disjoint, so the reassembled value is never larger
+        // than the file; a TOC that points many entries at the same bytes could otherwise grow
+        // it exponentially.
+        if out.len() as u64 > self.reader.size {
+            return Err(Error::with_message(
+                ErrorKind::BadToc,
+                "TOC entries overlap: the reassembled value is larger than the file",
+            ));
+        }
+        let toc = self.reader.toc(&self.file);
+        match self.kind {
+            Kind::Data { start, end }
+            | Kind::Map {
+                span: Some((start, end)),
+                ..
+            }
+            | Kind::Array {
+                span: Some((start, end)),
+                ..
+            } => {
+                out.extend_from_slice(&self.reader.read_data(&self.file, start, end)?);
+            }
+            Kind::Map { span: None, t_pos } => {
+                let mut cur = Cursor::at(toc, t_pos, self.file.toc_abs);
+                let Head::Map(n) = cur.head()? else {
+                    return Err(bad_toc(cur.offset(), "\"t\" changed"));
+                };
+                write_map_len(out, n as usize);
+                for _ in 0..n {
+                    let from = cur.pos();
+                    cur.skip_value()?;
+                    out.extend_from_slice(&toc[from..cur.pos()]);
+                    let child = self.reader.entry(&self.file, cur.pos(), self.depth + 1)?;
+                    child.append_msgpack(out)?;
+                    cur.skip_value()?;
+                }
+            }
+            Kind::Array { span: None, t_pos } => {
+                let mut cur = Cursor::at(toc, t_pos, self.file.toc_abs);
+                let Head::Array(n) = cur.head()? else {
+                    return Err(bad_toc(cur.offset(), "\"t\" changed"));
+                };
+                write_array_len(out, n as usize);
+                for _ in 0..n {
+                    let child = self.reader.entry(&self.file, cur.pos(), self.depth + 1)?;
+                    child.append_msgpack(out)?;
+                    cur.skip_value()?;
+                }
+            }
+            Kind::Blocks { p_pos } => {
+                let total = self.len()?;
+                let total = u32::try_from(total).map_err(|_| {
+                    bad_toc(self.file.toc_abs + p_pos as u64, "more than 2^32 elements")
+                })?;
+                write_array_len(out, total as usize);
+                self.blocks(toc, p_pos, |count, start, end| {
+                    let bytes = self.reader.read_data(&self.file, start, end)?;
+                    let mut cur = Cursor::new(&bytes, self.file.data_start + start);
+                    cur.skip_values(count).map_err(|_| {
+                        bad_toc(
+                            self.file.data_start + start,
+                            "block holds fewer values than its count",
+                        )
+                    })?;
+                    if !cur.is_empty() {
+                        return Err(bad_toc(
+                            cur.offset(),
+                            "block holds more values than its count",
+                        ));
+                    }
+                    out.extend_from_slice(&bytes);
+                    if out.len() as u64 > self.reader.size {
+                        return Err(bad_toc(
+                            self.file.toc_abs + p_pos as u64,
+                            "blocks overlap: the reassembled value is larger than the file",
+                        ));
+                    }
+                    Ok(false)
+                })?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Scans `n` map entries for the key `segment`; returns the position of the matching value.
+fn find_key(cur: &mut Cursor<'_>, n: u32, segment: &Segment) -> Result<Option<usize>> {
+    let as_int = segment.as_int();
+    let text = match segment {
+        Segment::Key(text) => Some(text.as_bytes()),
+        Segment::Index(_) => None,
+    };
+    let mut int_match = None;
+    for _ in 0..n {
+        let key_start = cur.pos();
+        let key_matches_text;
+        let mut key_int = None;
+        match cur.head()? {
+            Head::Str(len) => {
+                let body = cur.take(len as usize)?;
+                key_matches_text = text == Some(body);
+            }
+            Head::UInt(v) => {
+                key_matches_text = false;
+                key_int = i64::try_from(v).ok();
+            }
+            Head::Int(v) => {
+                key_matches_text = false;
+                key_int = Some(v);
+            }
+            _ => {
+                cur.set_pos(key_start);
+                cur.skip_value()?;
+                key_matches_text = false;
+            }
+        }
+        let value_pos = cur.pos();
+        if key_matches_text {
+            return Ok(Some(value_pos));
+        }
+        if int_match.is_none() && key_int.is_some() && key_int == as_int {
+            if text.is_none() {
+                return Ok(Some(value_pos));
+            }
+            int_match = Some(value_pos);
+        }
+        cur.skip_value()?;
+    }
+    Ok(int_match)
+}
+
+fn resolve_index(segment: &Segment, len: u64) -> Result<u64> {
+    let index = segment.as_int().ok_or_else(|| not_found(segment))?;
+    let resolved = if index < 0 {
+        len.checked_sub(index.unsigned_abs())
+    } else {
+        Some(index as u64).filter(|&i| i < len)
+    };
+    resolved.ok_or_else(|| not_found(segment))
+}
+
+#[cold]
+fn not_found(segment: &Segment) -> Error {
+    let name = match segment {
+        Segment::Key(key) => format!("no child `{key}`"),
+        Segment::Index(i) => format!("no child {i}"),
+    };
+    Error::with_message(ErrorKind::PathNotFound, name)
+}

@@ -1,0 +1,637 @@
+//! serde -> MessagePack, building the table of contents while the data streams out.
+//!
+//! Every value pushes one pending TOC entry on a stack; a container, when it ends, replaces its
+//! children's entries by its own node following msglc's rules (see the module docs). The data
+//! goes straight to the writer; only containers of unknown length are buffered until their
+//! element count, and so their header, is known.
+
+use std::io::{self, Write};
+
+use serde::ser::{self, Serialize};
+
+use crate::error::{Error, ErrorKind, Result};
+
+use super::layout::{group_into_blocks, ArrayNode, MapNode, TocNode};
+use super::Config;
+
+/// Counts the data bytes written and redirects them into spill buffers while a container of
+/// unknown length is open. Positions are logical: a buffered container's header counts only
+/// when it is finally written, and its children are then shifted by the header's length.
+pub(crate) struct Output<W> {
+    writer: W,
+    pos: u64,
+    spills: Vec<Vec<u8>>,
+    active_spills: usize,
+}
+
+impl<W: Write> Output<W> {
+    pub(crate) fn new(writer: W) -> Self {
+        Output {
+            writer,
+            pos: 0,
+            spills: Vec::new(),
+            active_spills: 0,
+        }
+    }
+
+    pub(crate) fn into_inner(self) -> W {
+        self.writer
+    }
+
+    fn push_spill(&mut self) {
+        if self.active_spills == self.spills.len() {
+            self.spills.push(Vec::new());
+        } else {
+            self.spills[self.active_spills].clear();
+        }
+        self.active_spills += 1;
+    }
+
+    fn pop_spill(&mut self) -> Vec<u8> {
+        self.active_spills -= 1;
+        std::mem::take(&mut self.spills[self.active_spills])
+    }
+
+    fn recycle_spill(&mut self, buffer: Vec<u8>) {
+        self.spills[self.active_spills] = buffer;
+    }
+
+    /// Writes bytes that were already counted in `pos`.
+    fn write_uncounted(&mut self, bytes: &[u8]) -> io::Result<()> {
+        if self.active_spills > 0 {
+            self.spills[self.active_spills - 1].extend_from_slice(bytes);
+            Ok(())
+        } else {
+            self.writer.write_all(bytes)
+        }
+    }
+}
+
+impl<W: Write> Write for Output<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.write_all(buf)?;
+        Ok(buf.len())
+    }
+
+    #[inline]
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.write_uncounted(buf)?;
+        self.pos += buf.len() as u64;
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.writer.flush()
+    }
+}
+
+/// A TOC entry waiting for its parent container to end.
+struct Pending {
+    node: TocNode,
+    /// At most `trivial_size` bytes and a plain `{"p": [s, e]}` node.
+    trivial: bool,
+    /// The encoded key in the key arena, for entries of maps.
+    key: (usize, usize),
+}
+
+/// Where an open container started.
+struct Frame {
+    start: u64,
+    stack_base: usize,
+    keys_base: usize,
+    declared: Option<usize>,
+    is_map: bool,
+}
+
+/// The serializer: data to an [`Output`], TOC entries to a stack.
+pub(crate) struct Writer<W> {
+    pub(crate) out: Output<W>,
+    stack: Vec<Pending>,
+    keys: Vec<u8>,
+    block_size: u64,
+    trivial_size: u64,
+    depth: usize,
+    depth_limit: usize,
+}
+
+fn io_error(err: rmp::encode::ValueWriteError<io::Error>) -> Error {
+    match err {
+        rmp::encode::ValueWriteError::InvalidMarkerWrite(e)
+        | rmp::encode::ValueWriteError::InvalidDataWrite(e) => Error::from(e),
+    }
+}
+
+fn too_long(what: &str) -> Error {
+    Error::with_message(
+        ErrorKind::Unsupported,
+        format!("{what} longer than MessagePack allows (2^32 - 1)"),
+    )
+}
+
+impl<W: Write> Writer<W> {
+    pub(crate) fn new(writer: W, config: &Config) -> Self {
+        Writer {
+            out: Output::new(writer),
+            stack: Vec::new(),
+            keys: Vec::new(),
+            block_size: config.block_size,
+            trivial_size: config.trivial_size,
+            depth: 0,
+            depth_limit: config.depth_limit,
+        }
+    }
+
+    /// The TOC of the one value serialized so far, and the data length.
+    pub(crate) fn finish(mut self) -> Result<(TocNode, u64, W)> {
+        let root = match (self.stack.pop(), self.stack.is_empty()) {
+            (Some(root), true) => root.node,
+            _ => {
+                return Err(Error::with_message(
+                    ErrorKind::Message,
+                    "the serializer must be given exactly one value",
+                ))
+            }
+        };
+        let len = self.out.pos;
+        Ok((root, len, self.out.into_inner()))
+    }
+
+    #[inline]
+    fn push_leaf(&mut self, start: u64) {
+        let end = self.out.pos;
+        self.stack.push(Pending {
+            node: TocNode::Leaf { start, end },
+            trivial: end - start <= self.trivial_size,
+            key: (0, 0),
+        });
+    }
+
+    fn begin(&mut self, len: Option<usize>, is_map: bool) -> Result<Frame> {
+        if self.depth >= self.depth_limit {
+            return Err(Error::new(ErrorKind::DepthLimitExceeded));
+        }
+        self.depth += 1;
+        let start = self.out.pos;
+        match len {
+            Some(n) => {
+                let n = u32::try_from(n).map_err(|_| too_long("container"))?;
+                if is_map {
+                    rmp::encode::write_map_len(&mut self.out, n).map_err(io_error)?;
+                } else {
+                    rmp::encode::write_array_len(&mut self.out, n).map_err(io_error)?;
+                }
+            }
+            None => self.out.push_spill(),
+        }
+        Ok(Frame {
+            start,
+            stack_base: self.stack.len(),
+            keys_base: self.keys.len(),
+            declared: len,
+            is_map,
+        })
+    }
+
+    fn end(&mut self, frame: Frame) -> Result<()> {
+        self.depth -= 1;
+        let children = self.stack.len() - frame.stack_base;
+        let count = children;
+        match frame.declared {
+            Some(declared) if declared != count => {
+                return Err(Error::with_message(
+                    ErrorKind::Message,
+                    format!("declared length {declared} but {count} elements were serialized"),
+                ))
+            }
+            Some(_) => {}
+            None => {
+                // Now the header is known: write it before the buffered content.
+                let content = self.out.pop_spill();
+                let mut header = Vec::with_capacity(5);
+                let n = u32::try_from(count).map_err(|_| too_long("container"))?;
+                if frame.is_map {
+                    rmp::encode::write_map_len(&mut header, n).map_err(io_error)?;
+                } else {
+                    rmp::encode::write_array_len(&mut header, n).map_err(io_error)?;
+                }
+                self.out.write_uncounted(&header)?;
+                self.out.write_uncounted(&content)?;
+                self.out.recycle_spill(content);
+                self.out.pos += header.len() as u64;
+                for pending in &mut self.stack[frame.stack_base..] {
+                    pending.node.shift(header.len() as u64);
+                }
+            }
+        }
+        let start = frame.start;
+        let end = self.out.pos;
+        let children = &self.stack[frame.stack_base..];
+        let size = end - start;
+        let node = if size < self.block_size {
+            None
+        } else if children.iter().any(|c| !c.trivial) {
+            let mut drained = self.stack.drain(frame.stack_base..);
+            Some(if frame.is_map {
+                let keys = &self.keys;
+                let entries = drained
+                    .by_ref()
+                    .map(|c| (keys[c.key.0..c.key.1].into(), c.node))
+                    .collect();
+                TocNode::Map(Box::new(MapNode {
+                    start,
+                    end,
+                    entries,
+                }))
+            } else {
+                TocNode::Array(Box::new(ArrayNode {
+                    start,
+                    end,
+                    children: drained.by_ref().map(|c| c.node).collect(),
+                }))
+            })
+        } else if frame.is_map || children.is_empty() {
+            // A map of trivial children costs more to index than to read whole.
+            None
+        } else {
+            let spans = children.iter().map(|c| match c.node {
+                TocNode::Leaf { start, end } => (start, end),
+                // Only leaves are trivial.
+                _ => (start, end),
+            });
+            let blocks = group_into_blocks(spans, self.block_size);
+            (blocks.len() > 1).then_some(TocNode::Blocks(blocks))
+        };
+        self.stack.truncate(frame.stack_base);
+        self.keys.truncate(frame.keys_base);
+        match node {
+            Some(node) => self.stack.push(Pending {
+                node,
+                trivial: false,
+                key: (0, 0),
+            }),
+            None => self.push_leaf(start),
+        }
+        Ok(())
+    }
+
+    /// Writes a `&str` key of a map.
+    fn str_key(&mut self, key: &str) -> Result<(usize, usize)> {
+        let from = self.keys.len();
+        rmp::encode::write_str(&mut self.keys, key).map_err(|_| too_long("string"))?;
+        let to = self.keys.len();
+        self.out.write_all(&self.keys[from..to])?;
+        Ok((from, to))
+    }
+
+    /// Writes a key of any type; its TOC entries are dropped, its bytes kept for the TOC.
+    fn any_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<(usize, usize)> {
+        let stack_len = self.stack.len();
+        let start = self.out.pos;
+        self.out.push_spill();
+        let result = key.serialize(&mut *self);
+        let bytes = self.out.pop_spill();
+        result?;
+        self.stack.truncate(stack_len);
+        debug_assert_eq!(self.out.pos - start, bytes.len() as u64);
+        self.out.write_uncounted(&bytes)?;
+        let from = self.keys.len();
+        self.keys.extend_from_slice(&bytes);
+        self.out.recycle_spill(bytes);
+        Ok((from, self.keys.len()))
+    }
+
+    fn set_last_key(&mut self, key: (usize, usize)) {
+        if let Some(last) = self.stack.last_mut() {
+            last.key = key;
+        }
+    }
+}
+
+/// State of an open array or map, and for enum variants the `{variant: ...}` map around it.
+pub(crate) struct Compound<'a, W> {
+    ser: &'a mut Writer<W>,
+    frame: Frame,
+    outer: Option<(Frame, (usize, usize))>,
+    pending_key: (usize, usize),
+}
+
+impl<'a, W: Write> Compound<'a, W> {
+    fn end(self) -> Result<()> {
+        self.ser.end(self.frame)?;
+        if let Some((outer, key)) = self.outer {
+            self.ser.set_last_key(key);
+            self.ser.end(outer)?;
+        }
+        Ok(())
+    }
+
+    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        value.serialize(&mut *self.ser)
+    }
+
+    fn field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
+        let key = self.ser.str_key(key)?;
+        value.serialize(&mut *self.ser)?;
+        self.ser.set_last_key(key);
+        Ok(())
+    }
+}
+
+impl<'a, W: Write> Writer<W> {
+    fn compound(&'a mut self, len: Option<usize>, is_map: bool) -> Result<Compound<'a, W>> {
+        let frame = self.begin(len, is_map)?;
+        Ok(Compound {
+            ser: self,
+            frame,
+            outer: None,
+            pending_key: (0, 0),
+        })
+    }
+
+    /// Opens `{variant: <container>}`.
+    fn variant_compound(
+        &'a mut self,
+        variant: &'static str,
+        len: usize,
+        is_map: bool,
+    ) -> Result<Compound<'a, W>> {
+        let outer = self.begin(Some(1), true)?;
+        let key = self.str_key(variant)?;
+        let frame = self.begin(Some(len), is_map)?;
+        Ok(Compound {
+            ser: self,
+            frame,
+            outer: Some((outer, key)),
+            pending_key: (0, 0),
+        })
+    }
+}
+
+impl<'a, W: Write> ser::Serializer for &'a mut Writer<W> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Compound<'a, W>;
+    type SerializeTuple = Compound<'a, W>;
+    type SerializeTupleStruct = Compound<'a, W>;
+    type SerializeTupleVariant = Compound<'a, W>;
+    type SerializeMap = Compound<'a, W>;
+    type SerializeStruct = Compound<'a, W>;
+    type SerializeStructVariant = Compound<'a, W>;
+
+    fn serialize_bool(self, v: bool) -> Result<()> {
+        let start = self.out.pos;
+        rmp::encode::write_bool(&mut self.out, v)?;
+        self.push_leaf(start);
+        Ok(())
+    }
+
+    fn serialize_i8(self, v: i8) -> Result<()> {
+        self.serialize_i64(i64::from(v))
+    }
+    fn serialize_i16(self, v: i16) -> Result<()> {
+        self.serialize_i64(i64::from(v))
+    }
+    fn serialize_i32(self, v: i32) -> Result<()> {
+        self.serialize_i64(i64::from(v))
+    }
+    fn serialize_i64(self, v: i64) -> Result<()> {
+        let start = self.out.pos;
+        // Smallest encoding; non-negative values use the unsigned markers, as msglc's codec does.
+        rmp::encode::write_sint(&mut self.out, v).map_err(io_error)?;
+        self.push_leaf(start);
+        Ok(())
+    }
+    fn serialize_i128(self, v: i128) -> Result<()> {
+        if let Ok(v) = i64::try_from(v) {
+            self.serialize_i64(v)
+        } else if let Ok(v) = u64::try_from(v) {
+            self.serialize_u64(v)
+        } else {
+            Err(Error::with_message(
+                ErrorKind::IntegerOverflow,
+                "i128 outside the MessagePack integer range",
+            ))
+        }
+    }
+    fn serialize_u8(self, v: u8) -> Result<()> {
+        self.serialize_u64(u64::from(v))
+    }
+    fn serialize_u16(self, v: u16) -> Result<()> {
+        self.serialize_u64(u64::from(v))
+    }
+    fn serialize_u32(self, v: u32) -> Result<()> {
+        self.serialize_u64(u64::from(v))
+    }
+    fn serialize_u64(self, v: u64) -> Result<()> {
+        let start = self.out.pos;
+        rmp::encode::write_uint(&mut self.out, v).map_err(io_error)?;
+        self.push_leaf(start);
+        Ok(())
+    }
+    fn serialize_u128(self, v: u128) -> Result<()> {
+        match u64::try_from(v) {
+            Ok(v) => self.serialize_u64(v),
+            Err(_) => Err(Error::with_message(
+                ErrorKind::IntegerOverflow,
+                "u128 outside the MessagePack integer range",
+            )),
+        }
+    }
+    fn serialize_f32(self, v: f32) -> Result<()> {
+        // msglc writes every float as float64.
+        self.serialize_f64(f64::from(v))
+    }
+    fn serialize_f64(self, v: f64) -> Result<()> {
+        let start = self.out.pos;
+        rmp::encode::write_f64(&mut self.out, v).map_err(io_error)?;
+        self.push_leaf(start);
+        Ok(())
+    }
+    fn serialize_char(self, v: char) -> Result<()> {
+        let mut buf = [0u8; 4];
+        self.serialize_str(v.encode_utf8(&mut buf))
+    }
+    fn serialize_str(self, v: &str) -> Result<()> {
+        let start = self.out.pos;
+        let len = u32::try_from(v.len()).map_err(|_| too_long("string"))?;
+        rmp::encode::write_str_len(&mut self.out, len).map_err(io_error)?;
+        self.out.write_all(v.as_bytes())?;
+        self.push_leaf(start);
+        Ok(())
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<()> {
+        let start = self.out.pos;
+        let len = u32::try_from(v.len()).map_err(|_| too_long("byte string"))?;
+        rmp::encode::write_bin_len(&mut self.out, len).map_err(io_error)?;
+        self.out.write_all(v)?;
+        self.push_leaf(start);
+        Ok(())
+    }
+    fn serialize_none(self) -> Result<()> {
+        self.serialize_unit()
+    }
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<()> {
+        let start = self.out.pos;
+        rmp::encode::write_nil(&mut self.out)?;
+        self.push_leaf(start);
+        Ok(())
+    }
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
+        self.serialize_unit()
+    }
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<()> {
+        self.serialize_str(variant)
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        let frame = self.begin(Some(1), true)?;
+        let key = self.str_key(variant)?;
+        value.serialize(&mut *self)?;
+        self.set_last_key(key);
+        self.end(frame)
+    }
+    fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a, W>> {
+        self.compound(len, false)
+    }
+    fn serialize_tuple(self, len: usize) -> Result<Compound<'a, W>> {
+        self.compound(Some(len), false)
+    }
+    fn serialize_tuple_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a, W>> {
+        self.compound(Some(len), false)
+    }
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Compound<'a, W>> {
+        self.variant_compound(variant, len, false)
+    }
+    fn serialize_map(self, len: Option<usize>) -> Result<Compound<'a, W>> {
+        self.compound(len, true)
+    }
+    fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a, W>> {
+        self.compound(Some(len), true)
+    }
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Compound<'a, W>> {
+        self.variant_compound(variant, len, true)
+    }
+}
+
+impl<W: Write> ser::SerializeSeq for Compound<'_, W> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        Compound::end(self)
+    }
+}
+
+impl<W: Write> ser::SerializeTuple for Compound<'_, W> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        Compound::end(self)
+    }
+}
+
+impl<W: Write> ser::SerializeTupleStruct for Compound<'_, W> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        Compound::end(self)
+    }
+}
+
+impl<W: Write> ser::SerializeTupleVariant for Compound<'_, W> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        Compound::end(self)
+    }
+}
+
+impl<W: Write> ser::SerializeMap for Compound<'_, W> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
+        self.pending_key = self.ser.any_key(key)?;
+        Ok(())
+    }
+    fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        value.serialize(&mut *self.ser)?;
+        self.ser.set_last_key(self.pending_key);
+        Ok(())
+    }
+    fn end(self) -> Result<()> {
+        Compound::end(self)
+    }
+}
+
+impl<W: Write> ser::SerializeStruct for Compound<'_, W> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        self.field(key, value)
+    }
+    fn end(self) -> Result<()> {
+        Compound::end(self)
+    }
+}
+
+impl<W: Write> ser::SerializeStructVariant for Compound<'_, W> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        self.field(key, value)
+    }
+    fn end(self) -> Result<()> {
+        Compound::end(self)
+    }
+}
