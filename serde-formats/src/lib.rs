@@ -6,5 +6,6 @@
 #![deny(missing_docs)]
 
 pub mod error;
+pub mod vector;
 
 pub use error::{Error, ErrorKind, Position, Result};
