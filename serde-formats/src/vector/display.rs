@@ -10,8 +10,11 @@ use super::Value;
 const SHOWN_ROWS: usize = 10;
 /// Elements listed per array or map; the rest is `...`.
 const SHOWN_ELEMENTS: usize = 10;
-/// Nesting shown before `...`: a hostile vector must not print forever.
+/// Nesting shown before `...`.
 const SHOWN_DEPTH: usize = 8;
+/// Values printed in all: arrays sharing ranges can nest into an exponential number of values,
+/// and a hostile vector must not print forever.
+const SHOWN_VALUES: usize = 1000;
 
 impl fmt::Display for Vector {
     /// `[DICTIONARY VARCHAR: 5 elements, 1 nulls]`, then one line `row: value` for each of the
@@ -29,9 +32,10 @@ impl fmt::Display for Vector {
             Ok(nulls) => write!(f, "{nulls} nulls]")?,
             Err(_) => return f.write_str("not loaded]"),
         }
+        let mut budget = SHOWN_VALUES;
         for row in 0..self.len().min(SHOWN_ROWS) {
             write!(f, "\n{row}: ")?;
-            write_row(f, self, row, 0)?;
+            write_row(f, self, row, 0, &mut budget)?;
         }
         if self.len() > SHOWN_ROWS {
             write!(f, "\n... {} more rows", self.len() - SHOWN_ROWS)?;
@@ -40,10 +44,17 @@ impl fmt::Display for Vector {
     }
 }
 
-fn write_row(f: &mut fmt::Formatter<'_>, vector: &Vector, row: usize, depth: usize) -> fmt::Result {
-    if depth > SHOWN_DEPTH {
+fn write_row(
+    f: &mut fmt::Formatter<'_>,
+    vector: &Vector,
+    row: usize,
+    depth: usize,
+    budget: &mut usize,
+) -> fmt::Result {
+    if depth > SHOWN_DEPTH || *budget == 0 {
         return f.write_str("...");
     }
+    *budget -= 1;
     let (flat, row) = match vector.resolve(row) {
         Err(_) => return f.write_str("<not loaded>"),
         Ok(Leaf::Null) => return f.write_str("null"),
@@ -62,7 +73,7 @@ fn write_row(f: &mut fmt::Formatter<'_>, vector: &Vector, row: usize, depth: usi
                     f.write_str(", ")?;
                 }
                 match child {
-                    Some(child) => write_row(f, child, row, depth + 1)?,
+                    Some(child) => write_row(f, child, row, depth + 1, budget)?,
                     None => f.write_str("null")?,
                 }
             }
@@ -79,7 +90,7 @@ fn write_row(f: &mut fmt::Formatter<'_>, vector: &Vector, row: usize, depth: usi
                 if i > 0 {
                     f.write_str(", ")?;
                 }
-                write_row(f, elements, start + i, depth + 1)?;
+                write_row(f, elements, start + i, depth + 1, budget)?;
             }
             if len > SHOWN_ELEMENTS {
                 f.write_str(", ...")?;
@@ -98,9 +109,9 @@ fn write_row(f: &mut fmt::Formatter<'_>, vector: &Vector, row: usize, depth: usi
                 if i > 0 {
                     f.write_str(", ")?;
                 }
-                write_row(f, keys, start + i, depth + 1)?;
+                write_row(f, keys, start + i, depth + 1, budget)?;
                 f.write_str(" => ")?;
-                write_row(f, values, start + i, depth + 1)?;
+                write_row(f, values, start + i, depth + 1, budget)?;
             }
             if len > SHOWN_ELEMENTS {
                 f.write_str(", ...")?;
@@ -148,6 +159,26 @@ mod tests {
         let text = v.to_string();
         assert!(text.starts_with("[FLAT INTEGER: 12 elements, 0 nulls]\n0: 0\n"));
         assert!(text.ends_with("\n9: 9\n... 2 more rows"));
+    }
+
+    #[test]
+    fn huge_vectors_print_quickly_and_briefly() {
+        use super::super::MAX_SIZE;
+        let constant = Vector::constant_value(Type::BigInt, &Value::BigInt(1), MAX_SIZE).unwrap();
+        let lazy = Vector::lazy(constant.clone());
+        assert!(lazy
+            .to_string()
+            .starts_with("[LAZY BIGINT: 2147483647 elements, 0 nulls]\n0: 1\n"));
+        // Arrays of arrays sharing the same huge range: 10 elements per level, 1000 values in all.
+        let mut v = constant;
+        for _ in 0..4 {
+            let size = i32::try_from(v.len()).unwrap();
+            v = Vector::flat_array(vec![0; 10], vec![size; 10], v, None).unwrap();
+        }
+        let text = v.to_string();
+        assert!(text.len() < 40_000, "{} bytes", text.len());
+        assert!(text.contains("[[[[1, 1, 1, 1, 1, 1, 1, 1, 1, 1, ...], "));
+        assert!(text.ends_with("..."));
     }
 
     #[test]

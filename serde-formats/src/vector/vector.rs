@@ -938,13 +938,25 @@ impl Vector {
     /// # Errors
     /// [`ErrorKind::NotLoaded`] through an unloaded lazy vector.
     pub fn null_count(&self) -> Result<usize> {
+        self.null_count_of_first(self.size)
+    }
+
+    /// Null rows among the first `rows` rows (`rows <= size`). Runs in time linear in the bytes
+    /// the vector holds, not in its size: a constant or a lazy vector over one can be huge.
+    fn null_count_of_first(&self, rows: usize) -> Result<usize> {
         match &self.body {
             Body::Flat { nulls: None, .. } => Ok(0),
-            Body::Constant(ConstantValue::Null) => Ok(self.size),
+            Body::Flat {
+                nulls: Some(bits), ..
+            } => Ok((0..rows).filter(|&row| !is_valid(Some(bits), row)).count()),
+            Body::Constant(ConstantValue::Null) => Ok(rows),
             Body::Constant(_) => Ok(0),
-            _ => {
+            Body::Lazy(Some(loaded)) => loaded.null_count_of_first(rows),
+            Body::Lazy(None) => Err(Error::new(ErrorKind::NotLoaded)),
+            // One `i32` index per row is stored, so this is linear in the input too.
+            Body::Dictionary { .. } => {
                 let mut count = 0;
-                for row in 0..self.size {
+                for row in 0..rows {
                     count += usize::from(self.is_null(row)?);
                 }
                 Ok(count)
@@ -953,6 +965,11 @@ impl Vector {
     }
 
     /// The value of row `row`, read through any encoding.
+    ///
+    /// The value is materialized: an `ARRAY` row can hold as many elements as its elements
+    /// vector has rows, and a CONSTANT elements vector can claim `i32::MAX` of them in a few
+    /// bytes. Check [`Vector::len`] of the parts before reading values of a vector from an
+    /// untrusted file; `Display` is bounded.
     ///
     /// # Errors
     /// [`ErrorKind::BadIndex`] when `row` is not below `len()`; [`ErrorKind::NotLoaded`] when the
