@@ -118,7 +118,10 @@ pub(crate) struct Strings {
 impl Strings {
     pub(crate) fn get(&self, row: usize) -> &[u8] {
         match self.spans.get(row) {
-            Some(&(start, len)) => self.data.get(start..start + len).unwrap_or(&[]),
+            Some(&(start, len)) => start
+                .checked_add(len)
+                .and_then(|end| self.data.get(start..end))
+                .unwrap_or(&[]),
             None => &[],
         }
     }
