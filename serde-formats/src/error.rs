@@ -103,6 +103,8 @@ pub enum ErrorKind {
     BadIndex,
     /// A value of a lazy vector that was not loaded was read.
     NotLoaded,
+    /// A vector or value whose type differs from the type its place requires.
+    TypeMismatch,
 }
 
 impl ErrorKind {
@@ -137,6 +139,7 @@ impl ErrorKind {
             ErrorKind::UnknownTypeKind => "unknown vector type kind",
             ErrorKind::BadIndex => "index, offset or size out of range",
             ErrorKind::NotLoaded => "lazy vector not loaded",
+            ErrorKind::TypeMismatch => "vector type mismatch",
         }
     }
 }

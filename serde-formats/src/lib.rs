@@ -7,7 +7,8 @@
 
 pub mod dynd;
 pub mod error;
-pub mod typed_column;
 pub mod toc;
+pub mod typed_column;
+pub mod vector;
 
 pub use error::{Error, ErrorKind, Position, Result};

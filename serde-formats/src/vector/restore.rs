@@ -1,0 +1,507 @@
+//! Reading a vector back, checking every length, index, offset and size against the data.
+
+use std::io::Read;
+
+use super::save::INLINE_LIMIT;
+use super::types::{Type, KIND_ARRAY, KIND_MAP, KIND_ROW};
+use super::vector::{is_valid, Body, ConstantValue, Encoding, FlatData, Strings, Vector};
+use crate::error::{Error, ErrorKind, Position, Result};
+
+/// The default limit on nesting of vectors and types.
+pub const DEFAULT_DEPTH_LIMIT: usize = 128;
+
+/// Reads from a stream grow their buffer by at most this much at a time, so a hostile length
+/// costs no more memory than the bytes that actually arrive.
+const CHUNK: usize = 64 * 1024;
+
+/// Reads one vector from `reader`, leaving whatever follows it unread.
+///
+/// Bytes are read with `read_exact` exactly as needed (nothing is read ahead): wrap a file in a
+/// `BufReader`. A length read from the input never allocates more than 64 KiB beyond the bytes
+/// that have arrived.
+///
+/// # Errors
+/// [`ErrorKind::UnexpectedEnd`] when the input ends early; [`ErrorKind::UnknownEncoding`],
+/// [`ErrorKind::UnknownTypeKind`] for numbers outside the tables; [`ErrorKind::BadIndex`] for a
+/// negative size or length, or an index, offset, size or buffer that does not fit;
+/// [`ErrorKind::BadTag`] for a flag byte other than 0 or 1; [`ErrorKind::TypeMismatch`] when a
+/// nested vector's type is not the type its place requires; [`ErrorKind::InvalidUtf8`] for a
+/// name or `VARCHAR` value; [`ErrorKind::DepthLimitExceeded`] past 128 levels;
+/// [`ErrorKind::Unsupported`] for a flat vector without values buffer or with string buffers
+/// it cannot use; [`ErrorKind::Io`] when the reader fails. Every error carries the byte offset.
+pub fn restore<R: Read>(reader: R) -> Result<Vector> {
+    restore_with_depth_limit(reader, DEFAULT_DEPTH_LIMIT)
+}
+
+/// As [`restore`] with a limit of `depth_limit` levels of nested vectors and types.
+///
+/// # Errors
+/// As [`restore`].
+pub fn restore_with_depth_limit<R: Read>(reader: R, depth_limit: usize) -> Result<Vector> {
+    Restorer {
+        source: IoSource {
+            reader,
+            position: 0,
+        },
+        depth: 0,
+        depth_limit,
+    }
+    .vector()
+}
+
+/// Reads the one vector that `bytes` holds.
+///
+/// # Errors
+/// As [`restore`], and [`ErrorKind::TrailingBytes`] when bytes follow the vector.
+///
+/// ```
+/// use serde_formats::vector::{from_bytes, Value};
+/// let bytes = [
+///     1, 0, 0, 0, // CONSTANT
+///     4, 0, 0, 0, // BIGINT
+///     3, 0, 0, 0, // size 3
+///     0, 1,       // not null, scalar
+///     9, 0, 0, 0, 0, 0, 0, 0,
+/// ];
+/// let v = from_bytes(&bytes)?;
+/// assert_eq!(v.value(2)?, Value::BigInt(9));
+/// # Ok::<(), serde_formats::Error>(())
+/// ```
+pub fn from_bytes(bytes: &[u8]) -> Result<Vector> {
+    let (vector, rest) = take_from_bytes(bytes)?;
+    if rest.is_empty() {
+        Ok(vector)
+    } else {
+        Err(Error::at(
+            ErrorKind::TrailingBytes,
+            (bytes.len() - rest.len()) as u64,
+        ))
+    }
+}
+
+/// Reads one vector from the front of `bytes` and returns it with the bytes after it.
+///
+/// # Errors
+/// As [`restore`].
+pub fn take_from_bytes(bytes: &[u8]) -> Result<(Vector, &[u8])> {
+    let mut restorer = Restorer {
+        source: SliceSource { bytes, position: 0 },
+        depth: 0,
+        depth_limit: DEFAULT_DEPTH_LIMIT,
+    };
+    let vector = restorer.vector()?;
+    let rest = bytes.get(restorer.source.position..).unwrap_or(&[]);
+    Ok((vector, rest))
+}
+
+/// Where bytes come from: a slice (lengths checked against what is left) or a stream (read in
+/// bounded chunks).
+trait Source {
+    fn position(&self) -> u64;
+    fn read_into(&mut self, out: &mut [u8]) -> Result<()>;
+    fn read_vec(&mut self, len: usize) -> Result<Vec<u8>>;
+}
+
+struct SliceSource<'a> {
+    bytes: &'a [u8],
+    position: usize,
+}
+
+impl Source for SliceSource<'_> {
+    fn position(&self) -> u64 {
+        self.position as u64
+    }
+
+    fn read_into(&mut self, out: &mut [u8]) -> Result<()> {
+        let end = self.position.saturating_add(out.len());
+        let bytes = self
+            .bytes
+            .get(self.position..end)
+            .ok_or_else(|| Error::at(ErrorKind::UnexpectedEnd, self.position as u64))?;
+        out.copy_from_slice(bytes);
+        self.position = end;
+        Ok(())
+    }
+
+    fn read_vec(&mut self, len: usize) -> Result<Vec<u8>> {
+        let end = self.position.saturating_add(len);
+        let bytes = self
+            .bytes
+            .get(self.position..end)
+            .ok_or_else(|| Error::at(ErrorKind::UnexpectedEnd, self.position as u64))?;
+        self.position = end;
+        Ok(bytes.to_vec())
+    }
+}
+
+struct IoSource<R> {
+    reader: R,
+    position: u64,
+}
+
+impl<R: Read> IoSource<R> {
+    fn fill(&mut self, out: &mut [u8], start: u64) -> Result<()> {
+        self.reader
+            .read_exact(out)
+            .map_err(|err| Error::from(err).with_position(Position::Byte(start)))?;
+        self.position += out.len() as u64;
+        Ok(())
+    }
+}
+
+impl<R: Read> Source for IoSource<R> {
+    fn position(&self) -> u64 {
+        self.position
+    }
+
+    fn read_into(&mut self, out: &mut [u8]) -> Result<()> {
+        let start = self.position;
+        self.fill(out, start)
+    }
+
+    fn read_vec(&mut self, len: usize) -> Result<Vec<u8>> {
+        let start = self.position;
+        let mut out = Vec::new();
+        while out.len() < len {
+            let filled = out.len();
+            let chunk = (len - filled).min(CHUNK);
+            out.resize(filled + chunk, 0);
+            self.fill(&mut out[filled..], start)?;
+        }
+        Ok(out)
+    }
+}
+
+struct Restorer<S> {
+    source: S,
+    depth: usize,
+    depth_limit: usize,
+}
+
+/// `count` little-endian `i32`s from the front of `bytes` (callers checked the length).
+fn i32s(bytes: &[u8], count: usize) -> Vec<i32> {
+    bytes
+        .chunks_exact(4)
+        .take(count)
+        .map(|chunk| i32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]))
+        .collect()
+}
+
+impl<S: Source> Restorer<S> {
+    fn at(&self, kind: ErrorKind, message: impl std::fmt::Display) -> Error {
+        Error::with_message(kind, message).with_position(Position::Byte(self.source.position()))
+    }
+
+    fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        let mut out = [0u8; N];
+        self.source.read_into(&mut out)?;
+        Ok(out)
+    }
+
+    fn i32(&mut self) -> Result<i32> {
+        Ok(i32::from_le_bytes(self.array()?))
+    }
+
+    fn flag(&mut self) -> Result<bool> {
+        let position = self.source.position();
+        match self.array::<1>()? {
+            [0] => Ok(false),
+            [1] => Ok(true),
+            [other] => Err(Error::with_message(
+                ErrorKind::BadTag,
+                format_args!("flag byte {other}"),
+            )
+            .with_position(Position::Byte(position))),
+        }
+    }
+
+    /// An `i32` size, length or count, which must not be negative.
+    fn len(&mut self, what: &str) -> Result<usize> {
+        let position = self.source.position();
+        let value = self.i32()?;
+        usize::try_from(value).map_err(|_| {
+            Error::with_message(ErrorKind::BadIndex, format_args!("negative {what} {value}"))
+                .with_position(Position::Byte(position))
+        })
+    }
+
+    fn buffer(&mut self, what: &str) -> Result<Vec<u8>> {
+        let len = self.len(what)?;
+        self.source.read_vec(len)
+    }
+
+    /// A buffer of one `i32` per row; it may be longer than needed, never shorter.
+    fn row_buffer(&mut self, what: &str, size: usize) -> Result<Vec<i32>> {
+        let position = self.source.position();
+        let bytes = self.buffer(what)?;
+        if bytes.len() / 4 < size {
+            return Err(Error::with_message(
+                ErrorKind::BadIndex,
+                format_args!("{what} buffer of {} bytes for {size} rows", bytes.len()),
+            )
+            .with_position(Position::Byte(position)));
+        }
+        Ok(i32s(&bytes, size))
+    }
+
+    fn enter(&mut self) -> Result<()> {
+        self.depth += 1;
+        if self.depth > self.depth_limit {
+            return Err(self.at(
+                ErrorKind::DepthLimitExceeded,
+                format_args!("more than {} levels", self.depth_limit),
+            ));
+        }
+        Ok(())
+    }
+
+    fn ty(&mut self) -> Result<Type> {
+        self.enter()?;
+        let position = self.source.position();
+        let kind = self.i32()?;
+        let ty = match kind {
+            KIND_ARRAY => Type::Array(Box::new(self.ty()?)),
+            KIND_MAP => {
+                let key = self.ty()?;
+                Type::Map(Box::new(key), Box::new(self.ty()?))
+            }
+            KIND_ROW => {
+                let count = self.len("ROW child count")?;
+                let mut children = Vec::with_capacity(count.min(64));
+                for _ in 0..count {
+                    let name_position = self.source.position();
+                    let name = String::from_utf8(self.buffer("name length")?).map_err(|_| {
+                        Error::with_message(ErrorKind::InvalidUtf8, "ROW child name")
+                            .with_position(Position::Byte(name_position))
+                    })?;
+                    children.push((name, self.ty()?));
+                }
+                Type::Row(children)
+            }
+            kind => Type::scalar_of_kind(kind).ok_or_else(|| {
+                Error::with_message(ErrorKind::UnknownTypeKind, format_args!("kind {kind}"))
+                    .with_position(Position::Byte(position))
+            })?,
+        };
+        self.depth -= 1;
+        Ok(ty)
+    }
+
+    fn nulls(&mut self) -> Result<Option<Vec<u8>>> {
+        if self.flag()? {
+            Ok(Some(self.buffer("nulls buffer length")?))
+        } else {
+            Ok(None)
+        }
+    }
+
+    fn vector(&mut self) -> Result<Vector> {
+        self.enter()?;
+        let start = self.source.position();
+        let code = self.i32()?;
+        let encoding = Encoding::from_code(code).ok_or_else(|| {
+            Error::with_message(ErrorKind::UnknownEncoding, format_args!("encoding {code}"))
+                .with_position(Position::Byte(start))
+        })?;
+        let ty = self.ty()?;
+        let size = self.len("size")?;
+        let body = match encoding {
+            Encoding::Flat => {
+                let nulls = self.nulls()?;
+                let data = self.flat_data(&ty, size, nulls.as_deref())?;
+                Body::Flat { nulls, data }
+            }
+            Encoding::Constant => self.constant(&ty)?,
+            Encoding::Dictionary => {
+                let nulls = self.nulls()?;
+                let indices = self.row_buffer("indices", size)?;
+                let base = Box::new(self.vector()?);
+                Body::Dictionary {
+                    nulls,
+                    indices,
+                    base,
+                }
+            }
+            Encoding::Lazy => {
+                if self.flag()? {
+                    Body::Lazy(Some(Box::new(self.vector()?)))
+                } else {
+                    Body::Lazy(None)
+                }
+            }
+        };
+        self.depth -= 1;
+        // Checks that need the whole vector (indices against the base, types of children)
+        // point at the vector's first byte.
+        Vector::checked(ty, size, body).map_err(|err| err.or_position(Position::Byte(start)))
+    }
+
+    fn flat_data(&mut self, ty: &Type, size: usize, nulls: Option<&[u8]>) -> Result<FlatData> {
+        Ok(match ty {
+            Type::Row(fields) => {
+                let position = self.source.position();
+                let count = self.len("child count")?;
+                if count != fields.len() {
+                    return Err(Error::with_message(
+                        ErrorKind::BadIndex,
+                        format_args!("{count} children for {ty}"),
+                    )
+                    .with_position(Position::Byte(position)));
+                }
+                let mut children = Vec::with_capacity(count.min(64));
+                for _ in 0..count {
+                    let is_null = self.flag()?;
+                    children.push(if is_null { None } else { Some(self.vector()?) });
+                }
+                FlatData::Row(children)
+            }
+            Type::Array(_) => {
+                let sizes = self.row_buffer("sizes", size)?;
+                let offsets = self.row_buffer("offsets", size)?;
+                FlatData::Array {
+                    offsets,
+                    sizes,
+                    elements: Box::new(self.vector()?),
+                }
+            }
+            Type::Map(..) => {
+                let sizes = self.row_buffer("sizes", size)?;
+                let offsets = self.row_buffer("offsets", size)?;
+                let keys = Box::new(self.vector()?);
+                FlatData::Map {
+                    offsets,
+                    sizes,
+                    keys,
+                    values: Box::new(self.vector()?),
+                }
+            }
+            scalar => self.scalar_values(scalar, size, nulls)?,
+        })
+    }
+
+    fn scalar_values(&mut self, ty: &Type, size: usize, nulls: Option<&[u8]>) -> Result<FlatData> {
+        let position = self.source.position();
+        let values = if self.flag()? {
+            self.buffer("values buffer length")?
+        } else if size == 0 {
+            Vec::new()
+        } else {
+            return Err(Error::with_message(
+                ErrorKind::Unsupported,
+                "flat vector without a values buffer",
+            )
+            .with_position(Position::Byte(position)));
+        };
+        let values_position = self.source.position() - values.len() as u64;
+        let count_position = self.source.position();
+        let buffer_count = self.len("string buffer count")?;
+        if !ty.is_string() {
+            if buffer_count != 0 {
+                return Err(Error::with_message(
+                    ErrorKind::Unsupported,
+                    format_args!("{buffer_count} string buffers in a {ty} vector"),
+                )
+                .with_position(Position::Byte(count_position)));
+            }
+            // Length and null positions are checked by `Vector::checked`.
+            return Ok(FlatData::Fixed(values));
+        }
+        let mut data = Vec::new();
+        for _ in 0..buffer_count {
+            let buffer = self.buffer("string buffer length")?;
+            if data.is_empty() {
+                data = buffer;
+            } else {
+                data.extend_from_slice(&buffer);
+            }
+        }
+        if values.len() / 16 < size {
+            return Err(Error::with_message(
+                ErrorKind::BadIndex,
+                format_args!(
+                    "values buffer of {} bytes for {size} {ty} rows",
+                    values.len()
+                ),
+            )
+            .with_position(Position::Byte(values_position)));
+        }
+        let buffers_len = data.len() as u64;
+        let mut spans = Vec::with_capacity(size);
+        for (row, view) in values.chunks_exact(16).take(size).enumerate() {
+            if !is_valid(nulls, row) {
+                spans.push((0, 0));
+                continue;
+            }
+            let len = u32::from_le_bytes([view[0], view[1], view[2], view[3]]) as usize;
+            if len <= INLINE_LIMIT {
+                spans.push((data.len(), len));
+                data.extend_from_slice(&view[4..4 + len]);
+                continue;
+            }
+            let mut offset = [0u8; 8];
+            offset.copy_from_slice(&view[8..16]);
+            let offset = u64::from_le_bytes(offset);
+            if offset
+                .checked_add(len as u64)
+                .is_none_or(|end| end > buffers_len)
+            {
+                return Err(Error::with_message(
+                    ErrorKind::BadIndex,
+                    format_args!(
+                        "row {row}: string of {len} bytes at offset {offset} past {buffers_len} bytes of string buffers"
+                    ),
+                )
+                .with_position(Position::Byte(values_position + 16 * row as u64)));
+            }
+            spans.push((offset as usize, len));
+        }
+        Ok(FlatData::Strings(Strings { data, spans }))
+    }
+
+    fn constant(&mut self, ty: &Type) -> Result<Body> {
+        let is_null = self.flag()?;
+        let scalar_position = self.source.position();
+        let is_scalar = self.flag()?;
+        if is_scalar != ty.is_scalar() {
+            return Err(Error::with_message(
+                ErrorKind::TypeMismatch,
+                format_args!("is-scalar byte {} for a {ty} constant", u8::from(is_scalar)),
+            )
+            .with_position(Position::Byte(scalar_position)));
+        }
+        if is_null {
+            return Ok(Body::Constant(ConstantValue::Null));
+        }
+        let value = if ty.is_string() {
+            let view_position = self.source.position();
+            let view: [u8; 16] = self.array()?;
+            let len = u32::from_le_bytes([view[0], view[1], view[2], view[3]]) as usize;
+            if len <= INLINE_LIMIT {
+                ConstantValue::Scalar(view[4..4 + len].to_vec())
+            } else {
+                let length_position = self.source.position();
+                let bytes = self.buffer("constant string length")?;
+                if bytes.len() != len {
+                    return Err(Error::with_message(
+                        ErrorKind::BadIndex,
+                        format_args!(
+                            "string view of {len} bytes (at byte {view_position}) followed by {} bytes",
+                            bytes.len()
+                        ),
+                    )
+                    .with_position(Position::Byte(length_position)));
+                }
+                ConstantValue::Scalar(bytes)
+            }
+        } else if let Some(width) = ty.fixed_width() {
+            let mut bytes = vec![0u8; width];
+            self.source.read_into(&mut bytes)?;
+            ConstantValue::Scalar(bytes)
+        } else {
+            let base = Box::new(self.vector()?);
+            let index = self.len("constant index")?;
+            ConstantValue::Complex { base, index }
+        };
+        Ok(Body::Constant(value))
+    }
+}

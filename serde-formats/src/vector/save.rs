@@ -1,0 +1,239 @@
+//! Writing a vector in the canonical form of the VectorSaver layout.
+
+use std::io::Write;
+
+use super::types::Type;
+use super::vector::{Body, ConstantValue, FlatData, Strings, Vector};
+use crate::error::{Error, ErrorKind, Result};
+
+/// Longest string kept inside its 16-byte view.
+pub(crate) const INLINE_LIMIT: usize = 12;
+
+/// Writes `vector` to `writer` in the canonical form (see the [module docs](super)).
+///
+/// Small fields go to `writer` one by one: pass a `BufWriter` for a file or socket.
+///
+/// # Errors
+/// [`ErrorKind::Io`] when the writer fails; [`ErrorKind::IntegerOverflow`] when a buffer would be
+/// longer than `i32::MAX` bytes (more than 134 million string views, or 2 GiB of long strings).
+///
+/// ```
+/// use serde_formats::vector::{save, Type, Value, Vector};
+/// let v = Vector::from_values(Type::Integer, &[Value::Integer(7)])?;
+/// let mut out = Vec::new();
+/// save(&v, &mut out)?;
+/// assert_eq!(out, [
+///     0, 0, 0, 0, // FLAT
+///     3, 0, 0, 0, // INTEGER
+///     1, 0, 0, 0, // size 1
+///     0,          // no nulls
+///     1, 4, 0, 0, 0, 7, 0, 0, 0, // values buffer
+///     0, 0, 0, 0, // no string buffers
+/// ]);
+/// # Ok::<(), serde_formats::Error>(())
+/// ```
+pub fn save<W: Write>(vector: &Vector, writer: W) -> Result<()> {
+    let mut saver = Saver { writer };
+    saver.vector(vector)?;
+    saver.writer.flush().map_err(Error::from)
+}
+
+/// The canonical bytes of `vector`.
+///
+/// # Errors
+/// As [`save`], without the I/O errors.
+pub fn to_bytes(vector: &Vector) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    save(vector, &mut out)?;
+    Ok(out)
+}
+
+struct Saver<W> {
+    writer: W,
+}
+
+fn len_i32(len: usize) -> Result<i32> {
+    i32::try_from(len).map_err(|_| {
+        Error::with_message(
+            ErrorKind::IntegerOverflow,
+            format_args!("buffer of {len} bytes is longer than i32::MAX"),
+        )
+    })
+}
+
+fn i32s_le(values: &[i32]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(values.len() * 4);
+    for value in values {
+        out.extend_from_slice(&value.to_le_bytes());
+    }
+    out
+}
+
+/// The 16-byte view of `bytes`: inline (length + bytes, zero padded) up to 12 bytes, else
+/// length, 4 zero bytes and `offset`.
+pub(crate) fn string_view(bytes: &[u8], offset: u64) -> [u8; 16] {
+    let mut view = [0u8; 16];
+    view[..4].copy_from_slice(&(bytes.len() as u32).to_le_bytes());
+    if bytes.len() <= INLINE_LIMIT {
+        view[4..4 + bytes.len()].copy_from_slice(bytes);
+    } else {
+        view[8..].copy_from_slice(&offset.to_le_bytes());
+    }
+    view
+}
+
+impl<W: Write> Saver<W> {
+    fn bytes(&mut self, bytes: &[u8]) -> Result<()> {
+        self.writer.write_all(bytes).map_err(Error::from)
+    }
+
+    fn i32(&mut self, value: i32) -> Result<()> {
+        self.bytes(&value.to_le_bytes())
+    }
+
+    fn flag(&mut self, value: bool) -> Result<()> {
+        self.bytes(&[u8::from(value)])
+    }
+
+    fn buffer(&mut self, bytes: &[u8]) -> Result<()> {
+        self.i32(len_i32(bytes.len())?)?;
+        self.bytes(bytes)
+    }
+
+    fn ty(&mut self, ty: &Type) -> Result<()> {
+        self.i32(ty.kind())?;
+        match ty {
+            Type::Array(element) => self.ty(element),
+            Type::Map(key, value) => {
+                self.ty(key)?;
+                self.ty(value)
+            }
+            Type::Row(children) => {
+                self.i32(len_i32(children.len())?)?;
+                for (name, child) in children {
+                    self.buffer(name.as_bytes())?;
+                    self.ty(child)?;
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn nulls(&mut self, nulls: Option<&[u8]>) -> Result<()> {
+        match nulls {
+            None => self.flag(false),
+            Some(bits) => {
+                self.flag(true)?;
+                self.buffer(bits)
+            }
+        }
+    }
+
+    fn strings(&mut self, strings: &Strings, size: usize) -> Result<()> {
+        let mut views = Vec::with_capacity(size * 16);
+        let mut long = Vec::new();
+        for row in 0..size {
+            let bytes = strings.get(row);
+            views.extend_from_slice(&string_view(bytes, long.len() as u64));
+            if bytes.len() > INLINE_LIMIT {
+                long.extend_from_slice(bytes);
+            }
+        }
+        self.flag(true)?;
+        self.buffer(&views)?;
+        if long.is_empty() {
+            self.i32(0)
+        } else {
+            self.i32(1)?;
+            self.buffer(&long)
+        }
+    }
+
+    fn vector(&mut self, vector: &Vector) -> Result<()> {
+        self.i32(vector.encoding().code())?;
+        self.ty(&vector.ty)?;
+        self.i32(len_i32(vector.size)?)?;
+        match &vector.body {
+            Body::Flat { nulls, data } => {
+                self.nulls(nulls.as_deref())?;
+                match data {
+                    FlatData::Fixed(values) => {
+                        self.flag(true)?;
+                        self.buffer(values)?;
+                        self.i32(0)
+                    }
+                    FlatData::Strings(strings) => self.strings(strings, vector.size),
+                    FlatData::Row(children) => {
+                        self.i32(len_i32(children.len())?)?;
+                        for child in children {
+                            match child {
+                                None => self.flag(true)?,
+                                Some(child) => {
+                                    self.flag(false)?;
+                                    self.vector(child)?;
+                                }
+                            }
+                        }
+                        Ok(())
+                    }
+                    FlatData::Array {
+                        offsets,
+                        sizes,
+                        elements,
+                    } => {
+                        self.buffer(&i32s_le(sizes))?;
+                        self.buffer(&i32s_le(offsets))?;
+                        self.vector(elements)
+                    }
+                    FlatData::Map {
+                        offsets,
+                        sizes,
+                        keys,
+                        values,
+                    } => {
+                        self.buffer(&i32s_le(sizes))?;
+                        self.buffer(&i32s_le(offsets))?;
+                        self.vector(keys)?;
+                        self.vector(values)
+                    }
+                }
+            }
+            Body::Constant(value) => {
+                self.flag(matches!(value, ConstantValue::Null))?;
+                self.flag(vector.ty.is_scalar())?;
+                match value {
+                    ConstantValue::Null => Ok(()),
+                    ConstantValue::Scalar(bytes) if vector.ty.is_string() => {
+                        self.bytes(&string_view(bytes, 0))?;
+                        if bytes.len() > INLINE_LIMIT {
+                            self.buffer(bytes)?;
+                        }
+                        Ok(())
+                    }
+                    ConstantValue::Scalar(bytes) => self.bytes(bytes),
+                    ConstantValue::Complex { base, index } => {
+                        self.vector(base)?;
+                        self.i32(len_i32(*index)?)
+                    }
+                }
+            }
+            Body::Dictionary {
+                nulls,
+                indices,
+                base,
+            } => {
+                self.nulls(nulls.as_deref())?;
+                self.buffer(&i32s_le(indices))?;
+                self.vector(base)
+            }
+            Body::Lazy(loaded) => {
+                self.flag(loaded.is_some())?;
+                match loaded {
+                    Some(loaded) => self.vector(loaded),
+                    None => Ok(()),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,1279 @@
+//! The in-memory vector model: a type, a size and an encoding, with constructors that check every
+//! index, offset and size, and reading one row's value through any encoding.
+
+use super::types::Type;
+use super::value::{Timestamp, Value};
+use crate::error::{Error, ErrorKind, Result};
+
+/// The largest size of a vector: sizes, offsets and indices are `i32` on the wire.
+pub const MAX_SIZE: usize = i32::MAX as usize;
+
+/// How a vector stores its rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// Values stored row by row (code 0).
+    Flat,
+    /// One value repeated `size` times (code 1).
+    Constant,
+    /// Rows are indices into a base vector (code 2).
+    Dictionary,
+    /// A vector loaded on first use; saved with its loaded vector, if any (code 3).
+    Lazy,
+}
+
+impl Encoding {
+    /// The `i32` written first in a vector's header.
+    pub fn code(self) -> i32 {
+        match self {
+            Encoding::Flat => 0,
+            Encoding::Constant => 1,
+            Encoding::Dictionary => 2,
+            Encoding::Lazy => 3,
+        }
+    }
+
+    pub(crate) fn from_code(code: i32) -> Option<Encoding> {
+        Some(match code {
+            0 => Encoding::Flat,
+            1 => Encoding::Constant,
+            2 => Encoding::Dictionary,
+            3 => Encoding::Lazy,
+            _ => return None,
+        })
+    }
+
+    /// The upper-case name used by `Display`: `FLAT`, `CONSTANT`, `DICTIONARY`, `LAZY`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Flat => "FLAT",
+            Encoding::Constant => "CONSTANT",
+            Encoding::Dictionary => "DICTIONARY",
+            Encoding::Lazy => "LAZY",
+        }
+    }
+}
+
+/// A columnar vector: a [`Type`], a size and an [`Encoding`], nested to any depth.
+///
+/// Build one with [`Vector::from_values`] (flat all the way down), [`Vector::flat_row`],
+/// [`Vector::flat_array`], [`Vector::flat_map`], [`Vector::constant`],
+/// [`Vector::constant_value`], [`Vector::dictionary`], [`Vector::lazy`] or
+/// [`Vector::unloaded_lazy`]; every constructor checks what [`restore`](super::restore) checks,
+/// so a `Vector` always satisfies the invariants in the [module docs](super).
+///
+/// Equality is structural: two vectors are equal when they have the same type, size and encoding
+/// tree and the same values (floats compared bit for bit). The layout of string bytes in memory
+/// is not part of the structure.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Vector {
+    pub(crate) ty: Type,
+    pub(crate) size: usize,
+    pub(crate) body: Body,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Body {
+    Flat {
+        /// Canonical: `None` when no row is null, else `ceil(size / 8)` bytes, bit 1 = not null.
+        nulls: Option<Vec<u8>>,
+        data: FlatData,
+    },
+    Constant(ConstantValue),
+    Dictionary {
+        nulls: Option<Vec<u8>>,
+        /// Exactly `size` indices; 0 at null rows.
+        indices: Vec<i32>,
+        base: Box<Vector>,
+    },
+    Lazy(Option<Box<Vector>>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum FlatData {
+    /// Little-endian values, `size * width` bytes, zero at null rows; `BOOLEAN` packs bits.
+    Fixed(Vec<u8>),
+    Strings(Strings),
+    Row(Vec<Option<Vector>>),
+    Array {
+        offsets: Vec<i32>,
+        sizes: Vec<i32>,
+        elements: Box<Vector>,
+    },
+    Map {
+        offsets: Vec<i32>,
+        sizes: Vec<i32>,
+        keys: Box<Vector>,
+        values: Box<Vector>,
+    },
+}
+
+/// The values of a `VARCHAR`/`VARBINARY` flat vector: one byte buffer and a `(start, len)` span
+/// per row. Spans may share bytes (a restored vector keeps Velox's sharing instead of copying).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Strings {
+    pub(crate) data: Vec<u8>,
+    pub(crate) spans: Vec<(usize, usize)>,
+}
+
+impl Strings {
+    pub(crate) fn get(&self, row: usize) -> &[u8] {
+        match self.spans.get(row) {
+            Some(&(start, len)) => start
+                .checked_add(len)
+                .and_then(|end| self.data.get(start..end))
+                .unwrap_or(&[]),
+            None => &[],
+        }
+    }
+
+    pub(crate) fn push(&mut self, bytes: &[u8]) {
+        self.spans.push((self.data.len(), bytes.len()));
+        self.data.extend_from_slice(bytes);
+    }
+}
+
+impl PartialEq for Strings {
+    /// Row by row: where the bytes sit in the buffer is not part of the structure.
+    fn eq(&self, other: &Strings) -> bool {
+        self.spans.len() == other.spans.len()
+            && (0..self.spans.len()).all(|row| self.get(row) == other.get(row))
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum ConstantValue {
+    Null,
+    /// A scalar's bytes: the little-endian value (`BOOLEAN` one byte 0/1) or the string's bytes.
+    Scalar(Vec<u8>),
+    /// A complex constant: row `index` of `base`, which is not null there.
+    Complex {
+        base: Box<Vector>,
+        index: usize,
+    },
+}
+
+#[cold]
+pub(crate) fn bad_index(message: impl std::fmt::Display) -> Error {
+    Error::with_message(ErrorKind::BadIndex, message)
+}
+
+#[cold]
+pub(crate) fn type_mismatch(expected: &Type, found: impl std::fmt::Display) -> Error {
+    Error::with_message(
+        ErrorKind::TypeMismatch,
+        format_args!("expected {expected}, found {found}"),
+    )
+}
+
+fn same_type(expected: &Type, found: &Type) -> Result<()> {
+    if expected == found {
+        Ok(())
+    } else {
+        Err(type_mismatch(expected, found))
+    }
+}
+
+/// True when row `row` is not null in a bitmap (`None` = no nulls).
+pub(crate) fn is_valid(nulls: Option<&[u8]>, row: usize) -> bool {
+    match nulls {
+        None => true,
+        Some(bits) => bits
+            .get(row / 8)
+            .is_some_and(|byte| byte >> (row % 8) & 1 == 1),
+    }
+}
+
+/// Checks a bitmap read from input or given by a user and brings it to the canonical form:
+/// exactly `ceil(size / 8)` bytes, unused high bits 0, `None` when no row is null.
+fn canonical_nulls(nulls: Option<Vec<u8>>, size: usize) -> Result<Option<Vec<u8>>> {
+    let Some(mut bits) = nulls else {
+        return Ok(None);
+    };
+    let need = size.div_ceil(8);
+    if bits.len() < need {
+        return Err(bad_index(format_args!(
+            "nulls buffer of {} bytes for {size} rows",
+            bits.len()
+        )));
+    }
+    bits.truncate(need);
+    if !size.is_multiple_of(8) {
+        if let Some(last) = bits.last_mut() {
+            *last &= (1u8 << (size % 8)) - 1;
+        }
+    }
+    let full_bytes = size / 8;
+    let all_valid = bits[..full_bytes].iter().all(|&byte| byte == 0xff)
+        && (size.is_multiple_of(8) || bits.last().copied() == Some((1u8 << (size % 8)) - 1));
+    Ok(if all_valid { None } else { Some(bits) })
+}
+
+/// A bitmap from per-row null flags (`true` = null).
+fn nulls_from_flags(flags: Option<Vec<bool>>, size: usize) -> Result<Option<Vec<u8>>> {
+    let Some(flags) = flags else {
+        return Ok(None);
+    };
+    if flags.len() != size {
+        return Err(bad_index(format_args!(
+            "{} null flags for {size} rows",
+            flags.len()
+        )));
+    }
+    let mut bits = vec![0u8; size.div_ceil(8)];
+    for (row, &null) in flags.iter().enumerate() {
+        if !null {
+            bits[row / 8] |= 1 << (row % 8);
+        }
+    }
+    canonical_nulls(Some(bits), size)
+}
+
+/// Cuts a per-row `i32` buffer to `size` entries; shorter is an error.
+fn fit_rows(buffer: &mut Vec<i32>, size: usize, what: &str) -> Result<()> {
+    if buffer.len() < size {
+        return Err(bad_index(format_args!(
+            "{what} buffer of {} entries for {size} rows",
+            buffer.len()
+        )));
+    }
+    buffer.truncate(size);
+    Ok(())
+}
+
+/// Checks the offsets and sizes of the non-null rows of an ARRAY or MAP against `limit`
+/// elements and zeroes them at null rows.
+fn check_ranges(
+    nulls: Option<&[u8]>,
+    offsets: &mut [i32],
+    sizes: &mut [i32],
+    limit: usize,
+) -> Result<()> {
+    for (row, (offset, size)) in offsets.iter_mut().zip(sizes.iter_mut()).enumerate() {
+        if !is_valid(nulls, row) {
+            *offset = 0;
+            *size = 0;
+            continue;
+        }
+        if *size < 0 || *offset < 0 {
+            return Err(bad_index(format_args!(
+                "row {row}: negative offset {offset} or size {size}"
+            )));
+        }
+        let end = *offset as usize + *size as usize;
+        if end > limit {
+            return Err(bad_index(format_args!(
+                "row {row}: offset {offset} + size {size} past {limit} elements"
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn check_flat(ty: &Type, size: usize, nulls: Option<&[u8]>, data: FlatData) -> Result<FlatData> {
+    Ok(match (ty, data) {
+        (Type::Boolean, FlatData::Fixed(mut bits)) => {
+            let need = size.div_ceil(8);
+            if bits.len() < need {
+                return Err(bad_index(format_args!(
+                    "values buffer of {} bytes for {size} BOOLEAN rows",
+                    bits.len()
+                )));
+            }
+            bits.truncate(need);
+            if let Some(nulls) = nulls {
+                for (value, valid) in bits.iter_mut().zip(nulls) {
+                    *value &= valid;
+                }
+            }
+            if !size.is_multiple_of(8) {
+                if let Some(last) = bits.last_mut() {
+                    *last &= (1u8 << (size % 8)) - 1;
+                }
+            }
+            FlatData::Fixed(bits)
+        }
+        (ty, FlatData::Fixed(mut bytes)) if ty.fixed_width().is_some() => {
+            let width = ty.fixed_width().unwrap_or(1);
+            let need = size * width;
+            if bytes.len() < need {
+                return Err(bad_index(format_args!(
+                    "values buffer of {} bytes for {size} {ty} rows",
+                    bytes.len()
+                )));
+            }
+            bytes.truncate(need);
+            if nulls.is_some() {
+                for (row, value) in bytes.chunks_exact_mut(width).enumerate() {
+                    if !is_valid(nulls, row) {
+                        value.fill(0);
+                    }
+                }
+            }
+            FlatData::Fixed(bytes)
+        }
+        (ty, FlatData::Strings(mut strings)) if ty.is_string() => {
+            if strings.spans.len() != size {
+                return Err(bad_index(format_args!(
+                    "{} strings for {size} rows",
+                    strings.spans.len()
+                )));
+            }
+            for row in 0..size {
+                if !is_valid(nulls, row) {
+                    strings.spans[row] = (0, 0);
+                    continue;
+                }
+                let (start, len) = strings.spans[row];
+                if start
+                    .checked_add(len)
+                    .is_none_or(|end| end > strings.data.len())
+                {
+                    return Err(bad_index(format_args!(
+                        "row {row}: string of {len} bytes at {start} past {} bytes",
+                        strings.data.len()
+                    )));
+                }
+                if *ty == Type::Varchar && std::str::from_utf8(strings.get(row)).is_err() {
+                    return Err(Error::with_message(
+                        ErrorKind::InvalidUtf8,
+                        format_args!("row {row} of a VARCHAR vector"),
+                    ));
+                }
+            }
+            FlatData::Strings(strings)
+        }
+        (Type::Row(fields), FlatData::Row(children)) => {
+            if children.len() != fields.len() {
+                return Err(bad_index(format_args!(
+                    "{} children for {ty}",
+                    children.len()
+                )));
+            }
+            for ((_, field_ty), child) in fields.iter().zip(&children) {
+                if let Some(child) = child {
+                    same_type(field_ty, &child.ty)?;
+                    if child.size < size {
+                        return Err(bad_index(format_args!(
+                            "child of {} rows in a ROW of {size} rows",
+                            child.size
+                        )));
+                    }
+                }
+            }
+            FlatData::Row(children)
+        }
+        (
+            Type::Array(element_ty),
+            FlatData::Array {
+                mut offsets,
+                mut sizes,
+                elements,
+            },
+        ) => {
+            same_type(element_ty, &elements.ty)?;
+            fit_rows(&mut offsets, size, "offsets")?;
+            fit_rows(&mut sizes, size, "sizes")?;
+            check_ranges(nulls, &mut offsets, &mut sizes, elements.size)?;
+            FlatData::Array {
+                offsets,
+                sizes,
+                elements,
+            }
+        }
+        (
+            Type::Map(key_ty, value_ty),
+            FlatData::Map {
+                mut offsets,
+                mut sizes,
+                keys,
+                values,
+            },
+        ) => {
+            same_type(key_ty, &keys.ty)?;
+            same_type(value_ty, &values.ty)?;
+            fit_rows(&mut offsets, size, "offsets")?;
+            fit_rows(&mut sizes, size, "sizes")?;
+            check_ranges(nulls, &mut offsets, &mut sizes, keys.size.min(values.size))?;
+            FlatData::Map {
+                offsets,
+                sizes,
+                keys,
+                values,
+            }
+        }
+        (ty, _) => return Err(type_mismatch(ty, "flat data of another type")),
+    })
+}
+
+fn check_constant(ty: &Type, value: ConstantValue) -> Result<ConstantValue> {
+    Ok(match value {
+        ConstantValue::Null => ConstantValue::Null,
+        ConstantValue::Scalar(bytes) => {
+            match ty {
+                Type::Boolean => {
+                    if bytes.len() != 1 || bytes[0] > 1 {
+                        return Err(Error::with_message(
+                            ErrorKind::BadTag,
+                            "BOOLEAN constant is not one byte 0 or 1",
+                        ));
+                    }
+                }
+                Type::Varchar => {
+                    if std::str::from_utf8(&bytes).is_err() {
+                        return Err(Error::with_message(
+                            ErrorKind::InvalidUtf8,
+                            "VARCHAR constant",
+                        ));
+                    }
+                }
+                Type::Varbinary => {}
+                ty => match ty.fixed_width() {
+                    Some(width) if width == bytes.len() => {}
+                    Some(width) => {
+                        return Err(bad_index(format_args!(
+                            "{ty} constant of {} bytes instead of {width}",
+                            bytes.len()
+                        )))
+                    }
+                    None => return Err(type_mismatch(ty, "a scalar constant")),
+                },
+            }
+            ConstantValue::Scalar(bytes)
+        }
+        ConstantValue::Complex { base, index } => {
+            if ty.is_scalar() {
+                return Err(type_mismatch(ty, "a constant over a base vector"));
+            }
+            same_type(ty, &base.ty)?;
+            if index >= base.size {
+                return Err(bad_index(format_args!(
+                    "constant index {index} in a base of {} rows",
+                    base.size
+                )));
+            }
+            // A constant whose base row is null is the null constant (Velox saves it as one).
+            if base.is_null(index).unwrap_or(false) {
+                ConstantValue::Null
+            } else {
+                ConstantValue::Complex { base, index }
+            }
+        }
+    })
+}
+
+impl Vector {
+    /// Builds a vector from its parts, bringing them to the canonical form and checking every
+    /// invariant. Used by the public constructors and by `restore`.
+    pub(crate) fn checked(ty: Type, size: usize, body: Body) -> Result<Vector> {
+        if size > MAX_SIZE {
+            return Err(bad_index(format_args!("size {size} over {MAX_SIZE}")));
+        }
+        let body = match body {
+            Body::Flat { nulls, data } => {
+                let nulls = canonical_nulls(nulls, size)?;
+                let data = check_flat(&ty, size, nulls.as_deref(), data)?;
+                Body::Flat { nulls, data }
+            }
+            Body::Constant(value) => Body::Constant(check_constant(&ty, value)?),
+            Body::Dictionary {
+                nulls,
+                mut indices,
+                base,
+            } => {
+                same_type(&ty, &base.ty)?;
+                let nulls = canonical_nulls(nulls, size)?;
+                fit_rows(&mut indices, size, "indices")?;
+                for (row, index) in indices.iter_mut().enumerate() {
+                    if !is_valid(nulls.as_deref(), row) {
+                        *index = 0;
+                    } else if *index < 0 || *index as usize >= base.size {
+                        return Err(bad_index(format_args!(
+                            "row {row}: index {index} in a base of {} rows",
+                            base.size
+                        )));
+                    }
+                }
+                Body::Dictionary {
+                    nulls,
+                    indices,
+                    base,
+                }
+            }
+            Body::Lazy(Some(loaded)) => {
+                same_type(&ty, &loaded.ty)?;
+                if loaded.size < size {
+                    return Err(bad_index(format_args!(
+                        "loaded vector of {} rows in a lazy vector of {size}",
+                        loaded.size
+                    )));
+                }
+                Body::Lazy(Some(loaded))
+            }
+            Body::Lazy(None) => Body::Lazy(None),
+        };
+        Ok(Vector { ty, size, body })
+    }
+
+    /// A FLAT vector of `ty` holding `values`, with FLAT children all the way down.
+    ///
+    /// [`Value::Null`] is allowed anywhere; a `ROW` value must have as many fields as the type
+    /// (names are not compared).
+    ///
+    /// # Errors
+    /// [`ErrorKind::TypeMismatch`] when a value does not have type `ty`, [`ErrorKind::BadIndex`]
+    /// when there are more than [`MAX_SIZE`] values.
+    ///
+    /// ```
+    /// use serde_formats::vector::{Type, Value, Vector};
+    /// let v = Vector::from_values(Type::BigInt, &[Value::BigInt(1), Value::Null])?;
+    /// assert_eq!(v.value(1)?, Value::Null);
+    /// assert_eq!(v.to_string(), "[FLAT BIGINT: 2 elements, 1 nulls]\n0: 1\n1: null");
+    /// # Ok::<(), serde_formats::Error>(())
+    /// ```
+    pub fn from_values(ty: Type, values: &[Value]) -> Result<Vector> {
+        let size = values.len();
+        let flags: Vec<bool> = values.iter().map(Value::is_null).collect();
+        let nulls = nulls_from_flags(Some(flags), size)?;
+        let data = match &ty {
+            Type::Boolean => {
+                let mut bits = vec![0u8; size.div_ceil(8)];
+                for (row, value) in values.iter().enumerate() {
+                    match value {
+                        Value::Null | Value::Boolean(false) => {}
+                        Value::Boolean(true) => bits[row / 8] |= 1 << (row % 8),
+                        other => return Err(type_mismatch(&ty, other)),
+                    }
+                }
+                FlatData::Fixed(bits)
+            }
+            Type::Varchar | Type::Varbinary => {
+                let mut strings = Strings::default();
+                for value in values {
+                    match (value, &ty) {
+                        (Value::Null, _) => strings.push(&[]),
+                        (Value::Varchar(text), Type::Varchar) => strings.push(text.as_bytes()),
+                        (Value::Varbinary(bytes), Type::Varbinary) => strings.push(bytes),
+                        (other, _) => return Err(type_mismatch(&ty, other)),
+                    }
+                }
+                FlatData::Strings(strings)
+            }
+            Type::Row(fields) => {
+                let mut columns: Vec<Vec<Value>> = vec![Vec::with_capacity(size); fields.len()];
+                for value in values {
+                    match value {
+                        Value::Null => columns.iter_mut().for_each(|c| c.push(Value::Null)),
+                        Value::Row(row) if row.len() == fields.len() => {
+                            for (column, (_, field)) in columns.iter_mut().zip(row) {
+                                column.push(field.clone());
+                            }
+                        }
+                        other => return Err(type_mismatch(&ty, other)),
+                    }
+                }
+                let children = fields
+                    .iter()
+                    .zip(&columns)
+                    .map(|((_, field_ty), column)| {
+                        Vector::from_values(field_ty.clone(), column).map(Some)
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                FlatData::Row(children)
+            }
+            Type::Array(element_ty) => {
+                let mut offsets = Vec::with_capacity(size);
+                let mut sizes = Vec::with_capacity(size);
+                let mut elements = Vec::new();
+                for value in values {
+                    match value {
+                        Value::Null => {
+                            offsets.push(0);
+                            sizes.push(0);
+                        }
+                        Value::Array(items) => {
+                            offsets.push(to_i32(elements.len())?);
+                            sizes.push(to_i32(items.len())?);
+                            elements.extend(items.iter().cloned());
+                        }
+                        other => return Err(type_mismatch(&ty, other)),
+                    }
+                }
+                FlatData::Array {
+                    offsets,
+                    sizes,
+                    elements: Box::new(Vector::from_values((**element_ty).clone(), &elements)?),
+                }
+            }
+            Type::Map(key_ty, value_ty) => {
+                let mut offsets = Vec::with_capacity(size);
+                let mut sizes = Vec::with_capacity(size);
+                let mut keys = Vec::new();
+                let mut entries = Vec::new();
+                for value in values {
+                    match value {
+                        Value::Null => {
+                            offsets.push(0);
+                            sizes.push(0);
+                        }
+                        Value::Map(pairs) => {
+                            offsets.push(to_i32(keys.len())?);
+                            sizes.push(to_i32(pairs.len())?);
+                            for (key, entry) in pairs {
+                                keys.push(key.clone());
+                                entries.push(entry.clone());
+                            }
+                        }
+                        other => return Err(type_mismatch(&ty, other)),
+                    }
+                }
+                FlatData::Map {
+                    offsets,
+                    sizes,
+                    keys: Box::new(Vector::from_values((**key_ty).clone(), &keys)?),
+                    values: Box::new(Vector::from_values((**value_ty).clone(), &entries)?),
+                }
+            }
+            fixed => {
+                let width = fixed.fixed_width().unwrap_or(1);
+                let mut bytes = Vec::with_capacity(size * width);
+                for value in values {
+                    encode_scalar(fixed, value, &mut bytes)?;
+                }
+                FlatData::Fixed(bytes)
+            }
+        };
+        Vector::checked(ty, size, Body::Flat { nulls, data })
+    }
+
+    /// A FLAT `ROW` vector of `size` rows over `children` (one per field of `ty`, `None` for a
+    /// child that is itself null, which reads as null in every row).
+    ///
+    /// `nulls[row] == true` marks a null row; `None` means no row is null.
+    ///
+    /// # Errors
+    /// [`ErrorKind::TypeMismatch`] when `ty` is not a `ROW` or a child's type differs from its
+    /// field's; [`ErrorKind::BadIndex`] when the child count differs, a child has fewer than
+    /// `size` rows, or `nulls` has not `size` flags.
+    pub fn flat_row(
+        ty: Type,
+        size: usize,
+        children: Vec<Option<Vector>>,
+        nulls: Option<Vec<bool>>,
+    ) -> Result<Vector> {
+        let nulls = nulls_from_flags(nulls, size)?;
+        Vector::checked(
+            ty,
+            size,
+            Body::Flat {
+                nulls,
+                data: FlatData::Row(children),
+            },
+        )
+    }
+
+    /// A FLAT `ARRAY` vector: row `i` holds `elements[offsets[i] .. offsets[i] + sizes[i]]`.
+    ///
+    /// # Errors
+    /// [`ErrorKind::BadIndex`] when `offsets` and `sizes` differ in length, or a non-null row has
+    /// a negative offset or size or reaches past the elements.
+    pub fn flat_array(
+        offsets: Vec<i32>,
+        sizes: Vec<i32>,
+        elements: Vector,
+        nulls: Option<Vec<bool>>,
+    ) -> Result<Vector> {
+        let size = offsets.len();
+        if sizes.len() != size {
+            return Err(bad_index("offsets and sizes differ in length"));
+        }
+        let nulls = nulls_from_flags(nulls, size)?;
+        Vector::checked(
+            Type::Array(Box::new(elements.ty.clone())),
+            size,
+            Body::Flat {
+                nulls,
+                data: FlatData::Array {
+                    offsets,
+                    sizes,
+                    elements: Box::new(elements),
+                },
+            },
+        )
+    }
+
+    /// A FLAT `MAP` vector: row `i` holds the entries `offsets[i] .. offsets[i] + sizes[i]` of
+    /// `keys` and `values`.
+    ///
+    /// # Errors
+    /// As [`Vector::flat_array`], against the smaller of `keys` and `values`.
+    pub fn flat_map(
+        offsets: Vec<i32>,
+        sizes: Vec<i32>,
+        keys: Vector,
+        values: Vector,
+        nulls: Option<Vec<bool>>,
+    ) -> Result<Vector> {
+        let size = offsets.len();
+        if sizes.len() != size {
+            return Err(bad_index("offsets and sizes differ in length"));
+        }
+        let nulls = nulls_from_flags(nulls, size)?;
+        Vector::checked(
+            Type::Map(Box::new(keys.ty.clone()), Box::new(values.ty.clone())),
+            size,
+            Body::Flat {
+                nulls,
+                data: FlatData::Map {
+                    offsets,
+                    sizes,
+                    keys: Box::new(keys),
+                    values: Box::new(values),
+                },
+            },
+        )
+    }
+
+    /// A CONSTANT vector of `size` rows, each the value of row `index` of `base`.
+    ///
+    /// For a scalar type the value is copied out of `base` (read through its encoding); for
+    /// `ARRAY`, `MAP` and `ROW` the constant keeps `base` and `index`, as Velox does. A null
+    /// base row gives the null constant.
+    ///
+    /// # Errors
+    /// [`ErrorKind::BadIndex`] when `index` is not below `base.len()`; [`ErrorKind::NotLoaded`]
+    /// when a scalar is read from an unloaded lazy vector.
+    pub fn constant(base: Vector, index: usize, size: usize) -> Result<Vector> {
+        if index >= base.size {
+            return Err(bad_index(format_args!(
+                "constant index {index} in a base of {} rows",
+                base.size
+            )));
+        }
+        let ty = base.ty.clone();
+        let value = if ty.is_scalar() {
+            match base.resolve(index)? {
+                Leaf::Null => ConstantValue::Null,
+                Leaf::Scalar(_, bytes) => ConstantValue::Scalar(bytes.to_vec()),
+                Leaf::Flat(flat, row) => ConstantValue::Scalar(flat.scalar_bytes(row)),
+            }
+        } else {
+            ConstantValue::Complex {
+                base: Box::new(base),
+                index,
+            }
+        };
+        Vector::checked(ty, size, Body::Constant(value))
+    }
+
+    /// A CONSTANT vector of `size` rows of `value` ([`Value::Null`] gives the null constant).
+    /// A complex value is stored as row 0 of a one-row FLAT base.
+    ///
+    /// # Errors
+    /// [`ErrorKind::TypeMismatch`] when `value` does not have type `ty`.
+    pub fn constant_value(ty: Type, value: &Value, size: usize) -> Result<Vector> {
+        let constant = if value.is_null() {
+            ConstantValue::Null
+        } else if ty.is_scalar() {
+            let mut bytes = Vec::new();
+            match (&ty, value) {
+                (Type::Varchar, Value::Varchar(text)) => bytes.extend_from_slice(text.as_bytes()),
+                (Type::Varbinary, Value::Varbinary(data)) => bytes.extend_from_slice(data),
+                (Type::Boolean, Value::Boolean(flag)) => bytes.push(u8::from(*flag)),
+                (ty, value) => encode_scalar(ty, value, &mut bytes)?,
+            }
+            ConstantValue::Scalar(bytes)
+        } else {
+            ConstantValue::Complex {
+                base: Box::new(Vector::from_values(
+                    ty.clone(),
+                    std::slice::from_ref(value),
+                )?),
+                index: 0,
+            }
+        };
+        Vector::checked(ty, size, Body::Constant(constant))
+    }
+
+    /// A DICTIONARY vector: row `i` is row `indices[i]` of `base`, or null where
+    /// `nulls[i] == true`.
+    ///
+    /// # Errors
+    /// [`ErrorKind::BadIndex`] when an index of a non-null row is negative or not below
+    /// `base.len()`, or `nulls` has not one flag per index.
+    pub fn dictionary(base: Vector, indices: Vec<i32>, nulls: Option<Vec<bool>>) -> Result<Vector> {
+        let size = indices.len();
+        let nulls = nulls_from_flags(nulls, size)?;
+        Vector::checked(
+            base.ty.clone(),
+            size,
+            Body::Dictionary {
+                nulls,
+                indices,
+                base: Box::new(base),
+            },
+        )
+    }
+
+    /// A LAZY vector that was loaded: it reads as `loaded`.
+    pub fn lazy(loaded: Vector) -> Vector {
+        Vector {
+            ty: loaded.ty.clone(),
+            size: loaded.size,
+            body: Body::Lazy(Some(Box::new(loaded))),
+        }
+    }
+
+    /// A LAZY vector of `ty` and `size` that was never loaded: reading a value is an
+    /// [`ErrorKind::NotLoaded`] error.
+    ///
+    /// # Errors
+    /// [`ErrorKind::BadIndex`] when `size` is over [`MAX_SIZE`].
+    pub fn unloaded_lazy(ty: Type, size: usize) -> Result<Vector> {
+        Vector::checked(ty, size, Body::Lazy(None))
+    }
+
+    /// The vector's type.
+    pub fn ty(&self) -> &Type {
+        &self.ty
+    }
+
+    /// The number of rows.
+    pub fn len(&self) -> usize {
+        self.size
+    }
+
+    /// True when the vector has no rows.
+    pub fn is_empty(&self) -> bool {
+        self.size == 0
+    }
+
+    /// The outermost encoding.
+    pub fn encoding(&self) -> Encoding {
+        match self.body {
+            Body::Flat { .. } => Encoding::Flat,
+            Body::Constant(_) => Encoding::Constant,
+            Body::Dictionary { .. } => Encoding::Dictionary,
+            Body::Lazy(_) => Encoding::Lazy,
+        }
+    }
+
+    /// The vector this one wraps: a dictionary's base, a complex constant's base, a lazy
+    /// vector's loaded vector; `None` otherwise.
+    pub fn base(&self) -> Option<&Vector> {
+        match &self.body {
+            Body::Dictionary { base, .. } => Some(base),
+            Body::Constant(ConstantValue::Complex { base, .. }) => Some(base),
+            Body::Lazy(Some(loaded)) => Some(loaded),
+            _ => None,
+        }
+    }
+
+    /// The children of a FLAT `ROW` vector (`None` for a null child); empty otherwise.
+    pub fn children(&self) -> &[Option<Vector>] {
+        match &self.body {
+            Body::Flat {
+                data: FlatData::Row(children),
+                ..
+            } => children,
+            _ => &[],
+        }
+    }
+
+    /// True when a LAZY vector was not loaded.
+    pub fn is_unloaded(&self) -> bool {
+        matches!(self.body, Body::Lazy(None))
+    }
+
+    /// Follows the encodings down to where row `row` is stored.
+    pub(crate) fn resolve(&self, mut row: usize) -> Result<Leaf<'_>> {
+        let mut vector = self;
+        loop {
+            if row >= vector.size {
+                return Err(bad_index(format_args!(
+                    "row {row} of a vector of {} rows",
+                    vector.size
+                )));
+            }
+            match &vector.body {
+                Body::Flat { nulls, .. } => {
+                    return Ok(if is_valid(nulls.as_deref(), row) {
+                        Leaf::Flat(vector, row)
+                    } else {
+                        Leaf::Null
+                    })
+                }
+                Body::Constant(ConstantValue::Null) => return Ok(Leaf::Null),
+                Body::Constant(ConstantValue::Scalar(bytes)) => {
+                    return Ok(Leaf::Scalar(&vector.ty, bytes))
+                }
+                Body::Constant(ConstantValue::Complex { base, index }) => {
+                    vector = base;
+                    row = *index;
+                }
+                Body::Dictionary {
+                    nulls,
+                    indices,
+                    base,
+                } => {
+                    if !is_valid(nulls.as_deref(), row) {
+                        return Ok(Leaf::Null);
+                    }
+                    row = indices.get(row).map_or(usize::MAX, |&index| index as usize);
+                    vector = base;
+                }
+                Body::Lazy(Some(loaded)) => vector = loaded,
+                Body::Lazy(None) => return Err(Error::new(ErrorKind::NotLoaded)),
+            }
+        }
+    }
+
+    /// True when row `row` is null, looking through every encoding.
+    ///
+    /// # Errors
+    /// [`ErrorKind::BadIndex`] when `row` is not below `len()`; [`ErrorKind::NotLoaded`] through
+    /// an unloaded lazy vector.
+    pub fn is_null(&self, row: usize) -> Result<bool> {
+        Ok(matches!(self.resolve(row)?, Leaf::Null))
+    }
+
+    /// The number of null rows, looking through every encoding.
+    ///
+    /// # Errors
+    /// [`ErrorKind::NotLoaded`] through an unloaded lazy vector.
+    pub fn null_count(&self) -> Result<usize> {
+        self.null_count_of_first(self.size)
+    }
+
+    /// Null rows among the first `rows` rows (`rows <= size`). Runs in time linear in the bytes
+    /// the vector holds, not in its size: a constant or a lazy vector over one can be huge.
+    fn null_count_of_first(&self, rows: usize) -> Result<usize> {
+        match &self.body {
+            Body::Flat { nulls: None, .. } => Ok(0),
+            Body::Flat {
+                nulls: Some(bits), ..
+            } => Ok((0..rows).filter(|&row| !is_valid(Some(bits), row)).count()),
+            Body::Constant(ConstantValue::Null) => Ok(rows),
+            Body::Constant(_) => Ok(0),
+            Body::Lazy(Some(loaded)) => loaded.null_count_of_first(rows),
+            Body::Lazy(None) => Err(Error::new(ErrorKind::NotLoaded)),
+            // One `i32` index per row is stored, so this is linear in the input too.
+            Body::Dictionary { .. } => {
+                let mut count = 0;
+                for row in 0..rows {
+                    count += usize::from(self.is_null(row)?);
+                }
+                Ok(count)
+            }
+        }
+    }
+
+    /// The value of row `row`, read through any encoding.
+    ///
+    /// The value is materialized: an `ARRAY` row can hold as many elements as its elements
+    /// vector has rows, and a CONSTANT elements vector can claim `i32::MAX` of them in a few
+    /// bytes. Check [`Vector::len`] of the parts before reading values of a vector from an
+    /// untrusted file; `Display` is bounded.
+    ///
+    /// # Errors
+    /// [`ErrorKind::BadIndex`] when `row` is not below `len()`; [`ErrorKind::NotLoaded`] when the
+    /// row lies in an unloaded lazy vector.
+    ///
+    /// ```
+    /// use serde_formats::vector::{Type, Value, Vector};
+    /// let base = Vector::from_values(Type::Varchar, &[Value::Varchar("a".into()), Value::Varchar("b".into())])?;
+    /// let dict = Vector::dictionary(base, vec![1, 1, 0], Some(vec![false, true, false]))?;
+    /// assert_eq!(dict.value(0)?, Value::Varchar("b".into()));
+    /// assert_eq!(dict.value(1)?, Value::Null);
+    /// # Ok::<(), serde_formats::Error>(())
+    /// ```
+    pub fn value(&self, row: usize) -> Result<Value> {
+        match self.resolve(row)? {
+            Leaf::Null => Ok(Value::Null),
+            Leaf::Scalar(ty, bytes) => decode_scalar(ty, bytes),
+            Leaf::Flat(flat, row) => flat.flat_value(row),
+        }
+    }
+
+    /// The bytes of a scalar row of this FLAT vector, in the constant's form.
+    fn scalar_bytes(&self, row: usize) -> Vec<u8> {
+        match &self.body {
+            Body::Flat {
+                data: FlatData::Fixed(bytes),
+                ..
+            } => match self.ty {
+                Type::Boolean => vec![u8::from(is_valid(Some(bytes), row))],
+                _ => {
+                    let width = self.ty.fixed_width().unwrap_or(0);
+                    bytes
+                        .get(row * width..(row + 1) * width)
+                        .unwrap_or(&[])
+                        .to_vec()
+                }
+            },
+            Body::Flat {
+                data: FlatData::Strings(strings),
+                ..
+            } => strings.get(row).to_vec(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The value of non-null row `row` of this FLAT vector.
+    fn flat_value(&self, row: usize) -> Result<Value> {
+        let Body::Flat { data, .. } = &self.body else {
+            return Err(bad_index("not a flat vector"));
+        };
+        match data {
+            FlatData::Fixed(_) | FlatData::Strings(_) => {
+                decode_scalar(&self.ty, &self.scalar_bytes(row))
+            }
+            FlatData::Row(children) => {
+                let Type::Row(fields) = &self.ty else {
+                    return Err(type_mismatch(&self.ty, "ROW children"));
+                };
+                let mut values = Vec::with_capacity(fields.len());
+                for ((name, _), child) in fields.iter().zip(children) {
+                    let value = match child {
+                        Some(child) => child.value(row)?,
+                        None => Value::Null,
+                    };
+                    values.push((name.clone(), value));
+                }
+                Ok(Value::Row(values))
+            }
+            FlatData::Array {
+                offsets,
+                sizes,
+                elements,
+            } => {
+                let (start, len) = range_of(offsets, sizes, row);
+                let items = (start..start + len)
+                    .map(|element| elements.value(element))
+                    .collect::<Result<Vec<_>>>()?;
+                Ok(Value::Array(items))
+            }
+            FlatData::Map {
+                offsets,
+                sizes,
+                keys,
+                values,
+            } => {
+                let (start, len) = range_of(offsets, sizes, row);
+                let entries = (start..start + len)
+                    .map(|entry| Ok((keys.value(entry)?, values.value(entry)?)))
+                    .collect::<Result<Vec<_>>>()?;
+                Ok(Value::Map(entries))
+            }
+        }
+    }
+}
+
+/// Where a vector's row is stored once the encodings are peeled off.
+pub(crate) enum Leaf<'a> {
+    Null,
+    /// A scalar constant's bytes.
+    Scalar(&'a Type, &'a [u8]),
+    /// A non-null row of a FLAT vector.
+    Flat(&'a Vector, usize),
+}
+
+/// `(offset, size)` of a row of an ARRAY or MAP (both checked non-negative on construction).
+pub(crate) fn range_of(offsets: &[i32], sizes: &[i32], row: usize) -> (usize, usize) {
+    let offset = offsets.get(row).copied().unwrap_or(0).max(0) as usize;
+    let size = sizes.get(row).copied().unwrap_or(0).max(0) as usize;
+    (offset, size)
+}
+
+pub(crate) fn to_i32(n: usize) -> Result<i32> {
+    i32::try_from(n).map_err(|_| bad_index(format_args!("{n} does not fit an i32")))
+}
+
+/// Appends the little-endian bytes of a fixed-width scalar `value` of type `ty` (zeros for null).
+fn encode_scalar(ty: &Type, value: &Value, out: &mut Vec<u8>) -> Result<()> {
+    match (ty, value) {
+        (ty, Value::Null) => out.resize(out.len() + ty.fixed_width().unwrap_or(0), 0),
+        (Type::Boolean, Value::Boolean(v)) => out.push(u8::from(*v)),
+        (Type::TinyInt, Value::TinyInt(v)) => out.extend_from_slice(&v.to_le_bytes()),
+        (Type::SmallInt, Value::SmallInt(v)) => out.extend_from_slice(&v.to_le_bytes()),
+        (Type::Integer, Value::Integer(v)) => out.extend_from_slice(&v.to_le_bytes()),
+        (Type::BigInt, Value::BigInt(v)) => out.extend_from_slice(&v.to_le_bytes()),
+        (Type::Real, Value::Real(v)) => out.extend_from_slice(&v.to_le_bytes()),
+        (Type::Double, Value::Double(v)) => out.extend_from_slice(&v.to_le_bytes()),
+        (Type::HugeInt, Value::HugeInt(v)) => out.extend_from_slice(&v.to_le_bytes()),
+        (Type::Timestamp, Value::Timestamp(v)) => {
+            out.extend_from_slice(&v.seconds.to_le_bytes());
+            out.extend_from_slice(&v.nanos.to_le_bytes());
+        }
+        (ty, other) => return Err(type_mismatch(ty, other)),
+    }
+    Ok(())
+}
+
+/// The first `N` bytes of `bytes`, zero-padded (callers pass exactly `N`).
+fn le<const N: usize>(bytes: &[u8]) -> [u8; N] {
+    let mut out = [0u8; N];
+    for (dst, src) in out.iter_mut().zip(bytes) {
+        *dst = *src;
+    }
+    out
+}
+
+/// The value of a scalar of type `ty` from its constant-form bytes.
+pub(crate) fn decode_scalar(ty: &Type, bytes: &[u8]) -> Result<Value> {
+    Ok(match ty {
+        Type::Boolean => Value::Boolean(bytes.first().is_some_and(|&b| b != 0)),
+        Type::TinyInt => Value::TinyInt(i8::from_le_bytes(le(bytes))),
+        Type::SmallInt => Value::SmallInt(i16::from_le_bytes(le(bytes))),
+        Type::Integer => Value::Integer(i32::from_le_bytes(le(bytes))),
+        Type::BigInt => Value::BigInt(i64::from_le_bytes(le(bytes))),
+        Type::Real => Value::Real(f32::from_le_bytes(le(bytes))),
+        Type::Double => Value::Double(f64::from_le_bytes(le(bytes))),
+        Type::HugeInt => Value::HugeInt(i128::from_le_bytes(le(bytes))),
+        Type::Timestamp => Value::Timestamp(Timestamp {
+            seconds: i64::from_le_bytes(le(bytes)),
+            nanos: u64::from_le_bytes(le(bytes.get(8..).unwrap_or(&[]))),
+        }),
+        Type::Varchar => Value::Varchar(
+            String::from_utf8(bytes.to_vec())
+                .map_err(|_| Error::with_message(ErrorKind::InvalidUtf8, "VARCHAR value"))?,
+        ),
+        Type::Varbinary => Value::Varbinary(bytes.to_vec()),
+        complex => return Err(type_mismatch(complex, "a scalar")),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bigints(values: &[Option<i64>]) -> Vector {
+        let values: Vec<Value> = values
+            .iter()
+            .map(|v| v.map_or(Value::Null, Value::BigInt))
+            .collect();
+        Vector::from_values(Type::BigInt, &values).unwrap()
+    }
+
+    fn text(s: &str) -> Value {
+        Value::Varchar(s.to_owned())
+    }
+
+    #[test]
+    fn flat_bigint_stores_zero_at_null_rows_and_no_bitmap_without_nulls() {
+        let v = bigints(&[Some(1), None, Some(3)]);
+        let Body::Flat {
+            nulls,
+            data: FlatData::Fixed(bytes),
+        } = &v.body
+        else {
+            panic!("not flat: {v:?}");
+        };
+        assert_eq!(nulls.as_deref(), Some(&[0b101u8][..]));
+        assert_eq!(&bytes[8..16], &[0; 8]);
+        assert!(matches!(
+            bigints(&[Some(1)]).body,
+            Body::Flat { nulls: None, .. }
+        ));
+    }
+
+    #[test]
+    fn reads_values_through_every_encoding() {
+        let base =
+            Vector::from_values(Type::Varchar, &[text("x"), Value::Null, text("z")]).unwrap();
+        let dict = Vector::dictionary(
+            base.clone(),
+            vec![2, 0, 1, 0],
+            Some(vec![false, false, false, true]),
+        )
+        .unwrap();
+        assert_eq!(dict.value(0).unwrap(), text("z"));
+        assert_eq!(dict.value(2).unwrap(), Value::Null);
+        assert_eq!(dict.value(3).unwrap(), Value::Null);
+        assert_eq!(dict.null_count().unwrap(), 2);
+        let lazy = Vector::lazy(dict);
+        assert_eq!(lazy.value(1).unwrap(), text("x"));
+        let constant = Vector::constant(base.clone(), 2, 5).unwrap();
+        assert_eq!(constant.value(4).unwrap(), text("z"));
+        let null_constant = Vector::constant(base, 1, 5).unwrap();
+        assert_eq!(null_constant.null_count().unwrap(), 5);
+    }
+
+    #[test]
+    fn complex_constant_keeps_base_and_index() {
+        let base = Vector::from_values(
+            Type::array(Type::Integer),
+            &[Value::Array(vec![Value::Integer(1)]), Value::Array(vec![])],
+        )
+        .unwrap();
+        let constant = Vector::constant(base.clone(), 0, 3).unwrap();
+        assert_eq!(constant.base(), Some(&base));
+        assert_eq!(
+            constant.value(2).unwrap(),
+            Value::Array(vec![Value::Integer(1)])
+        );
+    }
+
+    #[test]
+    fn rejects_out_of_range_rows_indices_and_ranges() {
+        let base = bigints(&[Some(1), Some(2)]);
+        let err = Vector::dictionary(base.clone(), vec![0, 2], None).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::BadIndex);
+        let err = Vector::dictionary(base.clone(), vec![-1], None).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::BadIndex);
+        // An index at a null row is not looked at.
+        assert!(Vector::dictionary(base.clone(), vec![9], Some(vec![true])).is_ok());
+        assert_eq!(
+            Vector::constant(base.clone(), 2, 1).unwrap_err().kind(),
+            ErrorKind::BadIndex
+        );
+        assert_eq!(base.value(2).unwrap_err().kind(), ErrorKind::BadIndex);
+        let err = Vector::flat_array(vec![1], vec![2], base.clone(), None).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::BadIndex);
+        let err = Vector::flat_array(vec![0], vec![-1], base, None).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::BadIndex);
+    }
+
+    #[test]
+    fn rejects_children_of_the_wrong_type_or_too_short() {
+        let ty = Type::row([("a", Type::BigInt)]);
+        let err = Vector::flat_row(
+            ty.clone(),
+            1,
+            vec![Some(
+                Vector::from_values(Type::Integer, &[Value::Integer(1)]).unwrap(),
+            )],
+            None,
+        )
+        .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::TypeMismatch);
+        let err =
+            Vector::flat_row(ty.clone(), 2, vec![Some(bigints(&[Some(1)]))], None).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::BadIndex);
+        let row = Vector::flat_row(ty, 1, vec![None], None).unwrap();
+        assert_eq!(
+            row.value(0).unwrap(),
+            Value::Row(vec![("a".into(), Value::Null)])
+        );
+    }
+
+    #[test]
+    fn unloaded_lazy_reads_are_errors() {
+        let lazy = Vector::unloaded_lazy(Type::Double, 3).unwrap();
+        assert_eq!(lazy.value(0).unwrap_err().kind(), ErrorKind::NotLoaded);
+        assert_eq!(lazy.null_count().unwrap_err().kind(), ErrorKind::NotLoaded);
+        let dict = Vector::dictionary(lazy, vec![0, 1], None).unwrap();
+        assert_eq!(dict.value(1).unwrap_err().kind(), ErrorKind::NotLoaded);
+    }
+
+    #[test]
+    fn string_equality_ignores_layout() {
+        let mut a = Strings::default();
+        a.push(b"hello");
+        a.push(b"hi");
+        let b = Strings {
+            data: b"hixhello".to_vec(),
+            spans: vec![(3, 5), (0, 2)],
+        };
+        assert_eq!(a, b);
+    }
+}
