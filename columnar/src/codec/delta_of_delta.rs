@@ -143,6 +143,14 @@ impl<T: DeltaOfDeltable> DeltaOfDeltaEncoder<T> {
         Ok(())
     }
 
+    /// Adds one value: `serde_columnar`'s name for [`DeltaOfDeltaEncoder::push`].
+    ///
+    /// # Errors
+    /// As [`DeltaOfDeltaEncoder::push`].
+    pub fn append(&mut self, value: T) -> Result<()> {
+        self.push(&value)
+    }
+
     /// Appends the low `count` bits of `value` (1 ..= 64), most significant first.
     #[inline]
     fn write_bits(&mut self, value: u64, count: u32) {
