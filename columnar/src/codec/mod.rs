@@ -338,6 +338,8 @@ mod tests {
     }
 
     #[test]
+    // Appending a borrowed value is part of what is tested.
+    #[allow(clippy::needless_borrows_for_generic_args)]
     fn serde_columnar_style_append_calls_work() {
         use super::test_support::hex;
         // 1000, 1000 → run of two (04, varint e8 07); 2 → literal of one (01 02).
