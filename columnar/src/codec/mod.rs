@@ -331,6 +331,53 @@ mod tests {
     }
 
     #[test]
+    fn iterators_report_offsets_in_the_enclosing_input() {
+        let base = 40;
+        let err = AnyRleIter::<u32>::with_base(&[0x02, 0x07, 0x00], base)
+            .find_map(Result::err)
+            .unwrap();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::ZeroRunCount, Some(base + 2))
+        );
+        let err = DeltaRleIter::<u8>::with_base(&[0x01, 0x01], base)
+            .find_map(Result::err)
+            .unwrap();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::IntegerOverflow, Some(base + 1))
+        );
+        let err = BoolRleIter::with_base(&[0x02, 0x00], base)
+            .find_map(Result::err)
+            .unwrap();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::ZeroRunCount, Some(base + 1))
+        );
+        let err = DeltaOfDeltaIter::<i64>::with_base(&[0x01, 0x02, 0x09], base)
+            .find_map(Result::err)
+            .unwrap();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::BadHeader, Some(base + 2))
+        );
+        let err = GenericIter::<u8>::with_base(&[0x02, 0x07], base)
+            .find_map(Result::err)
+            .unwrap();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::UnexpectedEnd, Some(base + 2))
+        );
+    }
+
+    #[test]
+    fn iterators_stop_after_the_first_error() {
+        let mut iter = AnyRleIter::<u32>::new(&[0x00, 0x02, 0x07]);
+        assert!(matches!(iter.next(), Some(Err(_))));
+        assert!(iter.next().is_none());
+    }
+
+    #[test]
     fn encode_errors_inside_a_table_keep_their_kind() {
         let column = DeltaRleColumn::new(vec![u128::MAX]);
         let err = crate::wire::to_vec(&(1u8, column)).unwrap_err();
