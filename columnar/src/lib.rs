@@ -48,6 +48,11 @@
 //! ```
 #![deny(missing_docs)]
 
+/// The README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
+
 pub mod codec;
 pub mod error;
 pub mod wire;
@@ -61,8 +66,3 @@ pub use error::{Error, ErrorKind, Result};
 
 /// Largest run length a decoder accepts, as in `serde_columnar`.
 pub const MAX_RLE_COUNT: usize = 1_000_000_000;
-
-/// The README's Rust examples, compiled and run as doctests.
-#[cfg(doctest)]
-#[doc = include_str!("../../README.md")]
-pub struct ReadmeDoctests;

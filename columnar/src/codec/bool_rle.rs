@@ -46,6 +46,14 @@ impl BoolRleEncoder {
         Ok(())
     }
 
+    /// Adds one value: `serde_columnar`'s name for [`BoolRleEncoder::push`].
+    ///
+    /// # Errors
+    /// None; the signature matches the other encoders.
+    pub fn append(&mut self, value: bool) -> Result<()> {
+        self.push(&value)
+    }
+
     /// Flushes the pending run and returns the column bytes.
     ///
     /// # Errors

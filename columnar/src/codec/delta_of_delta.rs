@@ -143,6 +143,14 @@ impl<T: DeltaOfDeltable> DeltaOfDeltaEncoder<T> {
         Ok(())
     }
 
+    /// Adds one value: `serde_columnar`'s name for [`DeltaOfDeltaEncoder::push`].
+    ///
+    /// # Errors
+    /// As [`DeltaOfDeltaEncoder::push`].
+    pub fn append(&mut self, value: T) -> Result<()> {
+        self.push(&value)
+    }
+
     /// Appends the low `count` bits of `value` (1 ..= 64), most significant first.
     #[inline]
     fn write_bits(&mut self, value: u64, count: u32) {
@@ -300,11 +308,16 @@ impl<'de> Bits<'de> {
     /// The next 121 or more bits, left-aligned; bits past the end read as 0.
     #[inline]
     fn window(&self) -> u128 {
-        let byte = self.position / 8;
-        let mut window = [0u8; 16];
-        let rest = self.data.get(byte..).unwrap_or_default();
-        let take = rest.len().min(16);
-        window[..take].copy_from_slice(&rest[..take]);
+        let rest = self.data.get(self.position / 8..).unwrap_or_default();
+        let window = match rest.first_chunk::<16>() {
+            Some(chunk) => *chunk,
+            // Near the end: zero-fill.
+            None => {
+                let mut window = [0u8; 16];
+                window[..rest.len()].copy_from_slice(rest);
+                window
+            }
+        };
         u128::from_be_bytes(window) << (self.position % 8)
     }
 }

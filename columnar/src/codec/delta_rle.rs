@@ -115,6 +115,14 @@ impl<T: DeltaRleable> DeltaRleEncoder<T> {
         self.deltas.push(&delta)
     }
 
+    /// Adds one value: `serde_columnar`'s name for [`DeltaRleEncoder::push`].
+    ///
+    /// # Errors
+    /// As [`DeltaRleEncoder::push`].
+    pub fn append(&mut self, value: T) -> Result<()> {
+        self.push(&value)
+    }
+
     /// Flushes the pending run and returns the column bytes.
     ///
     /// # Errors

@@ -331,6 +331,53 @@ mod tests {
     }
 
     #[test]
+    fn iterators_report_offsets_in_the_enclosing_input() {
+        let base = 40;
+        let err = AnyRleIter::<u32>::with_base(&[0x02, 0x07, 0x00], base)
+            .find_map(Result::err)
+            .unwrap();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::ZeroRunCount, Some(base + 2))
+        );
+        let err = DeltaRleIter::<u8>::with_base(&[0x01, 0x01], base)
+            .find_map(Result::err)
+            .unwrap();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::IntegerOverflow, Some(base + 1))
+        );
+        let err = BoolRleIter::with_base(&[0x02, 0x00], base)
+            .find_map(Result::err)
+            .unwrap();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::ZeroRunCount, Some(base + 1))
+        );
+        let err = DeltaOfDeltaIter::<i64>::with_base(&[0x01, 0x02, 0x09], base)
+            .find_map(Result::err)
+            .unwrap();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::BadHeader, Some(base + 2))
+        );
+        let err = GenericIter::<u8>::with_base(&[0x02, 0x07], base)
+            .find_map(Result::err)
+            .unwrap();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::UnexpectedEnd, Some(base + 2))
+        );
+    }
+
+    #[test]
+    fn iterators_stop_after_the_first_error() {
+        let mut iter = AnyRleIter::<u32>::new(&[0x00, 0x02, 0x07]);
+        assert!(matches!(iter.next(), Some(Err(_))));
+        assert!(iter.next().is_none());
+    }
+
+    #[test]
     fn encode_errors_inside_a_table_keep_their_kind() {
         let column = DeltaRleColumn::new(vec![u128::MAX]);
         let err = crate::wire::to_vec(&(1u8, column)).unwrap_err();
@@ -338,9 +385,41 @@ mod tests {
     }
 
     #[test]
-    fn foreign_deserializers_get_the_message() {
-        // postcard drops custom messages, but the error still surfaces as an error.
-        let bytes = [0x01, 0x00];
-        assert!(postcard::from_bytes::<RleColumn<u32>>(&bytes).is_err());
+    // Appending a borrowed value is part of what is tested.
+    #[allow(clippy::needless_borrows_for_generic_args)]
+    fn serde_columnar_style_append_calls_work() {
+        use super::test_support::hex;
+        // 1000, 1000 → run of two (04, varint e8 07); 2 → literal of one (01 02).
+        let mut rle = AnyRleEncoder::<u64>::new();
+        rle.append(1000).unwrap();
+        rle.append(&1000).unwrap();
+        rle.append(2).unwrap();
+        assert_eq!(rle.finish().unwrap(), hex("04 e8 07 01 02"));
+        let mut bools = BoolRleEncoder::new();
+        bools.append(true).unwrap();
+        bools.append(false).unwrap();
+        assert_eq!(bools.finish().unwrap(), hex("00 01 01"));
+        // deltas 3, 1: a literal of two.
+        let mut deltas = DeltaRleEncoder::new();
+        deltas.append(3u32).unwrap();
+        deltas.append(4u32).unwrap();
+        assert_eq!(deltas.finish().unwrap(), hex("03 06 02"));
+        let mut times = DeltaOfDeltaEncoder::new();
+        times.append(7i64).unwrap();
+        assert_eq!(times.finish().unwrap(), hex("01 0e 00"));
+    }
+
+    #[test]
+    fn columns_also_work_through_postcard() {
+        // The column types are plain serde: postcard reads and writes them too.
+        let column = RleColumn::new(vec![7u32]);
+        let bytes = postcard::to_allocvec(&column).unwrap();
+        assert_eq!(bytes, [0x02, 0x01, 0x07]);
+        assert_eq!(
+            postcard::from_bytes::<RleColumn<u32>>(&bytes).unwrap(),
+            column
+        );
+        // postcard drops the message, but a bad column is still an error.
+        assert!(postcard::from_bytes::<RleColumn<u32>>(&[0x01, 0x00]).is_err());
     }
 }

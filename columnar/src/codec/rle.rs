@@ -113,6 +113,14 @@ impl<T: Clone + PartialEq + Serialize> AnyRleEncoder<T> {
         Ok(())
     }
 
+    /// Adds one value, owned or borrowed: `serde_columnar`'s name for [`AnyRleEncoder::push`].
+    ///
+    /// # Errors
+    /// As [`AnyRleEncoder::push`].
+    pub fn append<B: std::borrow::Borrow<T>>(&mut self, value: B) -> Result<()> {
+        self.push(value.borrow())
+    }
+
     /// Flushes the pending run and returns the column bytes.
     ///
     /// # Errors
