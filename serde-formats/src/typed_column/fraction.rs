@@ -73,6 +73,9 @@ impl Fraction {
 
     /// The integer this fraction equals, if it is one (`den` divides `num`).
     pub fn to_integer(self) -> Option<i128> {
+        if self.den == 1 {
+            return Some(i128::from(self.num));
+        }
         let (num, den) = (i128::from(self.num), i128::from(self.den));
         if den != 0 && num % den == 0 {
             Some(num / den)

@@ -100,7 +100,7 @@
 //! * **map**: a Column of entries, each a Column `[key, value]`. Keys may be any value.
 //! * **enum**: a unit variant is its name as a String; any other variant is a Column
 //!   `[name, payload]` where the payload is the newtype value, or a Column of the tuple or struct
-//!   variant's fields.
+//!   variant's fields. Reading a variant name also accepts its index as an integer Fraction.
 //! * **deserialize_any** (self-describing input, e.g. into `serde_json::Value`): Boolean → bool,
 //!   Fraction with denominator 1 → `i64`, other Fractions → `f64`, Float → `f64`, String →
 //!   borrowed str, Column → sequence. So maps come back as sequences of pairs and unit/None as
@@ -124,6 +124,7 @@
 //! | integer | Fraction `n/1` | any Fraction equal to an integer in range |
 //! | float | Float | Fraction |
 //! | bytes | Column of Fractions | String |
+//! | enum variant | its name, a String | its index, an integer Fraction |
 //! | data array | bytes in serde order, each used once | unused or shared bytes before the last used byte |
 
 mod de;

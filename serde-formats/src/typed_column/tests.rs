@@ -735,3 +735,15 @@ fn writer_and_reader_use_the_frame() {
     let err = from_reader::<_, (String, u8)>(&out[..10]).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::LengthPastEnd);
 }
+
+#[test]
+fn variant_index_is_accepted_for_its_name() {
+    // Column [index 1, payload true]: `Flag(true)` named by its index.
+    let types = [4, 1, 2, 1, 0, 16, 0, 16, 1];
+    let mut data = le(&[1, 1]);
+    data.push(1);
+    assert_eq!(
+        from_columns::<Shape>(&types, &data).unwrap(),
+        Shape::Flag(true)
+    );
+}

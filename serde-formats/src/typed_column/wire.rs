@@ -415,14 +415,20 @@ impl<'a> Layout<'a> {
     /// Rejects data bytes after the last byte any atom uses. Run after the tree was checked,
     /// so every atom's range is known to be in bounds.
     pub(crate) fn check_trailing(&self) -> Result<()> {
+        let data_len = self.data.len() as u64;
         let mut end = self.dense_end;
-        for index in 0..self.tree_len {
+        // Backwards, stopping at the first atom that reaches the end of the data: in the
+        // encoder's output the last atoms sit near the end of the type array.
+        for index in (0..self.tree_len).rev() {
+            if end >= data_len {
+                return Ok(());
+            }
             let [kind, offset, length] = self.types.desc(index).unwrap_or([0; 3]);
             if kind != Kind::Column.number() {
                 end = end.max(offset.saturating_add(length));
             }
         }
-        if end < self.data.len() as u64 {
+        if end < data_len {
             return Err(Error::with_message(
                 ErrorKind::TrailingBytes,
                 format_args!(
