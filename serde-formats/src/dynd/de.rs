@@ -491,3 +491,68 @@ impl<'de> de::VariantAccess<'de> for Variant<'_, 'de> {
         de::Deserializer::deserialize_tuple(&mut *self.de, fields.len(), visitor)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dynd::{from_bytes, take_from_bytes};
+    use serde::Deserialize;
+
+    #[test]
+    fn strings_and_bytes_are_borrowed_from_the_input() {
+        let input = [0x02, b'h', b'i', 0x01, 0xaa];
+        let (text, bytes): (&str, &[u8]) = from_bytes(&input).unwrap();
+        assert_eq!((text, bytes), ("hi", &[0xaa][..]));
+        assert!(std::ptr::eq(text.as_ptr(), &input[1]));
+        assert!(std::ptr::eq(bytes.as_ptr(), &input[4]));
+    }
+
+    #[test]
+    fn sentinel_options_are_decided_by_the_requested_type() {
+        // The same byte is "missing" for ?bool, a tag for ?String and data for ?u8.
+        assert_eq!(from_bytes::<Option<bool>>(&[0x02]).unwrap(), None);
+        assert_eq!(from_bytes::<Option<u8>>(&[0x02]).unwrap(), Some(2));
+        assert_eq!(
+            from_bytes::<Option<String>>(&[0x02]).unwrap_err().kind(),
+            ErrorKind::BadTag
+        );
+        assert_eq!(from_bytes::<Option<u8>>(&[0x00]).unwrap(), Some(0));
+        assert_eq!(from_bytes::<Option<String>>(&[0x00]).unwrap(), None);
+    }
+
+    #[test]
+    fn values_can_be_read_one_after_another() {
+        let input = [0x07, 0x01, b'x', 0xff];
+        let mut de = Deserializer::from_bytes(&input);
+        assert_eq!(u8::deserialize(&mut de).unwrap(), 7);
+        assert_eq!(<&str>::deserialize(&mut de).unwrap(), "x");
+        assert_eq!(de.offset(), 3);
+        let err = de.end().unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::TrailingBytes, Some(3))
+        );
+        let (value, rest) = take_from_bytes::<u8>(&input).unwrap();
+        assert_eq!((value, rest), (7, &input[1..]));
+    }
+
+    #[test]
+    fn self_describing_requests_are_unsupported() {
+        let err = from_bytes::<serde::de::IgnoredAny>(&[0x00]).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::Unsupported, Some(0))
+        );
+    }
+
+    #[test]
+    fn custom_errors_get_the_offset_where_they_arose() {
+        #[derive(Deserialize, Debug)]
+        #[allow(dead_code)]
+        enum One {
+            Only,
+        }
+        let err = from_bytes::<(u16, One)>(&[0x00, 0x00, 0x01]).unwrap_err();
+        assert_eq!((err.kind(), err.offset()), (ErrorKind::Message, Some(2)));
+    }
+}

@@ -733,3 +733,81 @@ impl From<serde_json::Value> for Value {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dynd::{from_array_bytes, to_bytes};
+
+    fn array(ty: &str, value: Value) -> Array {
+        Array {
+            ty: ty.parse().unwrap(),
+            value,
+        }
+    }
+
+    #[test]
+    fn values_that_do_not_fit_their_type_are_refused() {
+        for bad in [
+            array("int8", Value::Int16(1)),
+            array("2 * int8", Value::List(vec![Value::Int8(1)])),
+            array("bytes[2]", Value::Bytes(vec![1, 2, 3])),
+            array(
+                "{a: int8}",
+                Value::Struct(vec![("b".into(), Value::Int8(1))]),
+            ),
+            array("(int8, int8)", Value::Tuple(vec![Value::Int8(1)])),
+            array("Any", Value::Void),
+        ] {
+            assert_eq!(
+                to_bytes(&bad).unwrap_err().kind(),
+                ErrorKind::Message,
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn missing_values_use_the_sentinel_of_their_type() {
+        let bytes = to_bytes(&array("?uint16", Value::Missing)).unwrap();
+        assert_eq!(bytes, b"\x07?uint16\xff\xff");
+        let bytes = to_bytes(&array("?(int8)", Value::Missing)).unwrap();
+        assert_eq!(bytes, b"\x07?(int8)\x00");
+        let err = to_bytes(&array("?int8", Value::Int8(i8::MIN))).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::BadSentinel);
+    }
+
+    #[test]
+    fn some_of_none_stays_apart_from_none() {
+        let none = array("??int8", Value::Missing);
+        let some_none = array("??int8", Value::Present(Box::new(Value::Missing)));
+        let some = array("??int8", Value::Int8(3));
+        assert_eq!(to_bytes(&none).unwrap(), b"\x06??int8\x00");
+        assert_eq!(to_bytes(&some_none).unwrap(), b"\x06??int8\x01\x80");
+        assert_eq!(to_bytes(&some).unwrap(), b"\x06??int8\x01\x03");
+        for a in [none, some_none, some] {
+            assert_eq!(from_array_bytes(&to_bytes(&a).unwrap()).unwrap(), a);
+        }
+    }
+
+    #[test]
+    fn json_has_no_nan_and_no_128_bit_numbers() {
+        let value = Value::Tuple(vec![
+            Value::Float64(f64::NAN),
+            Value::Int128(i128::MIN),
+            Value::UInt128(7),
+            Value::Bytes(vec![1]),
+            Value::Type(Type::Bool),
+        ]);
+        assert_eq!(
+            serde_json::Value::from(&value),
+            serde_json::json!([
+                null,
+                "-170141183460469231731687303715884105728",
+                7,
+                [1],
+                "bool"
+            ])
+        );
+    }
+}
