@@ -94,6 +94,16 @@
 //! The datashape type as a `string` in its canonical [`Type`] spelling (what `Display` prints),
 //! then the data of that type.
 //!
+//! In datashape terms: `?T` uses the sentinel exactly when `T` is `bool`, `intN`, `uintN` or
+//! `floatN`; every other `T` (including `?T`, `pointer[int8]`, structs) uses the tag.
+//!
+//! ## Dynamic values ([`Value`], [`Array`])
+//! [`from_array_bytes`] reads an `array[Any]` without a Rust type: it parses the type string and
+//! lets the type drive decoding. [`to_array_bytes`] writes the type [`infer_type`] finds and
+//! then the same bytes as [`to_bytes`]. A `Some(None)` of `??T` decodes to
+//! [`Value::Present`]`(Missing)` so that it stays apart from `None` (`Missing`). [`Value`]
+//! converts to and from [`serde_json::Value`].
+//!
 //! ## Canonical and accepted encodings
 //! The decoder accepts exactly the canonical encoding; each violation has its own
 //! [`ErrorKind`](crate::ErrorKind) and the byte offset where it starts.
@@ -110,6 +120,11 @@
 //! | `array[Any]` type | the [`Type`] `Display` spelling | other spellings, e.g. extra spaces: `BadType` |
 //! | end of input | the value ends where the input ends | `TrailingBytes` |
 //! | length | no more than the bytes left | `LengthPastEnd`; truncation is `UnexpectedEnd` |
+//!
+//! Offsets point at the first byte of the offending item: the varint, the tag, the first byte of
+//! the NaN, the first invalid UTF-8 byte, the key that is not greater than the one before. For
+//! errors raised by a type's own `Deserialize` (unknown variant, ...) the offset is where the
+//! decoder stood.
 //!
 //! # Limits
 //! Sequences, maps, structs, tuples, enums and options nest at most 128 deep by default

@@ -71,6 +71,10 @@ impl<O: Output> Serializer<O> {
 
     #[inline]
     fn put_varint(&mut self, value: u64) -> Result<()> {
+        if value < 0x80 {
+            // Most lengths and counts fit one byte.
+            return self.out.put(&[value as u8]);
+        }
         let mut buf = [0; varint::MAX_U64_LEN];
         let len = varint::encode_u64(value, &mut buf);
         self.out.put(&buf[..len])
