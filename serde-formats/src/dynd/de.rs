@@ -79,16 +79,17 @@ impl<'de> Deserializer<'de> {
 
     #[inline]
     fn enter(&mut self) -> Result<()> {
-        match self.depth_left.checked_sub(1) {
-            Some(left) => {
-                self.depth_left = left;
-                Ok(())
-            }
-            None => Err(Error::at(
-                ErrorKind::DepthLimitExceeded,
-                self.offset() as u64,
-            )),
+        if self.depth_left == 0 {
+            return Err(self.too_deep());
         }
+        self.depth_left -= 1;
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_deep(&self) -> Error {
+        Error::at(ErrorKind::DepthLimitExceeded, self.offset() as u64)
     }
 
     #[inline]
@@ -131,6 +132,7 @@ impl<'de> Deserializer<'de> {
         })
     }
 
+    #[inline]
     fn char(&mut self) -> Result<char> {
         let at = self.offset();
         let first = self.reader.peek_array::<1>()?[0];
@@ -152,6 +154,7 @@ impl<'de> Deserializer<'de> {
         }
     }
 
+    #[inline]
     fn option_with_sentinel<V: Visitor<'de>>(
         &mut self,
         sentinel: Sentinel,
@@ -234,6 +237,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         deserialize_f64 visit_f64 f64
     );
 
+    #[inline]
     fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let c = self.char()?;
         visitor.visit_char(c)
@@ -261,6 +265,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         self.deserialize_bytes(visitor)
     }
 
+    #[inline]
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         // Decided from the requested type before any byte is read; see option.rs.
         match OptionKind::of_option(type_name::<V::Value>()).unwrap_or(OptionKind::Tagged) {
@@ -278,6 +283,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         }
     }
 
+    #[inline]
     fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         visitor.visit_unit()
     }
@@ -290,6 +296,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         visitor.visit_unit()
     }
 
+    #[inline]
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
         _name: &'static str,
@@ -298,6 +305,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         visitor.visit_newtype_struct(self)
     }
 
+    #[inline]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.enter()?;
         let (count, at) = self.count()?;
@@ -310,18 +318,20 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         Ok(value)
     }
 
+    #[inline]
     fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
         let at = self.offset();
         self.enter()?;
-        let value = visitor.visit_seq(Elements {
+        let result = visitor.visit_seq(Elements {
             de: self,
             left: len,
             at,
-        })?;
+        });
         self.leave();
-        Ok(value)
+        result
     }
 
+    #[inline]
     fn deserialize_tuple_struct<V: Visitor<'de>>(
         self,
         _name: &'static str,
@@ -331,6 +341,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         self.deserialize_tuple(len, visitor)
     }
 
+    #[inline]
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.enter()?;
         let (count, _) = self.count()?;
@@ -343,6 +354,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         Ok(value)
     }
 
+    #[inline]
     fn deserialize_struct<V: Visitor<'de>>(
         self,
         _name: &'static str,
@@ -419,6 +431,7 @@ struct Entries<'a, 'de> {
 impl<'de> de::MapAccess<'de> for Entries<'_, 'de> {
     type Error = Error;
 
+    #[inline]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
         if self.left == 0 {
             return Ok(None);
@@ -436,6 +449,7 @@ impl<'de> de::MapAccess<'de> for Entries<'_, 'de> {
         Ok(Some(key))
     }
 
+    #[inline]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         // Keys strictly increase, so at most one entry has an empty key: maps need no
         // zero-sized budget.

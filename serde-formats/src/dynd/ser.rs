@@ -59,6 +59,7 @@ impl<O: Output> Serializer<O> {
     ///
     /// # Errors
     /// As [`to_bytes`](super::to_bytes).
+    #[inline]
     pub fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         self.hint = type_name::<T>();
         value.serialize(self)
@@ -308,6 +309,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
         self.put(v)
     }
 
+    #[inline]
     fn serialize_none(self) -> Result<()> {
         match OptionKind::of_option(self.hint) {
             Some(OptionKind::Sentinel(sentinel)) => self.put(sentinel_bytes(sentinel).as_slice()),
@@ -323,6 +325,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
         }
     }
 
+    #[inline]
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
         self.enter()?;
         let result = match OptionKind::of_payload(type_name::<T>()) {
@@ -352,6 +355,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     ) -> Result<()> {
         self.put_varint(u64::from(variant_index))
     }
+    #[inline]
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
         _name: &'static str,
@@ -373,6 +377,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
         Ok(())
     }
 
+    #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<SeqCompound<'a, O>> {
         self.enter()?;
         match len {
@@ -396,10 +401,12 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
             }),
         }
     }
+    #[inline]
     fn serialize_tuple(self, _len: usize) -> Result<Compound<'a, O>> {
         self.enter()?;
         Ok(Compound { ser: self })
     }
+    #[inline]
     fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a, O>> {
         self.enter()?;
         Ok(Compound { ser: self })
@@ -415,6 +422,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
         self.put_varint(u64::from(variant_index))?;
         Ok(Compound { ser: self })
     }
+    #[inline]
     fn serialize_map(self, _len: Option<usize>) -> Result<MapCompound<'a, O>> {
         self.enter()?;
         Ok(MapCompound {
@@ -424,6 +432,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
             key_end: 0,
         })
     }
+    #[inline]
     fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a, O>> {
         self.enter()?;
         Ok(Compound { ser: self })
