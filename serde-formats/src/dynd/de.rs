@@ -86,6 +86,20 @@ impl<'de> Deserializer<'de> {
         Ok(())
     }
 
+    /// The fields of a struct or tuple struct: packed like a tuple, counted against the depth.
+    #[inline]
+    fn counted_fields<V: Visitor<'de>>(&mut self, len: usize, visitor: V) -> Result<V::Value> {
+        let at = self.offset();
+        self.enter()?;
+        let result = visitor.visit_seq(Elements {
+            de: self,
+            left: len,
+            at,
+        });
+        self.leave();
+        result
+    }
+
     #[cold]
     #[inline(never)]
     fn too_deep(&self) -> Error {
@@ -320,15 +334,15 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     #[inline]
     fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
+        // Plain tuples and arrays are not counted against the depth limit: they cannot be
+        // recursive without a named struct, enum, sequence, map or option, which are counted.
+        // Keeping them light lets `[f32; 3]` and the like inline into their callers.
         let at = self.offset();
-        self.enter()?;
-        let result = visitor.visit_seq(Elements {
+        visitor.visit_seq(Elements {
             de: self,
             left: len,
             at,
-        });
-        self.leave();
-        result
+        })
     }
 
     #[inline]
@@ -338,7 +352,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value> {
-        self.deserialize_tuple(len, visitor)
+        self.counted_fields(len, visitor)
     }
 
     #[inline]
@@ -361,7 +375,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        self.deserialize_tuple(fields.len(), visitor)
+        self.counted_fields(fields.len(), visitor)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -494,7 +508,7 @@ impl<'de> de::VariantAccess<'de> for Variant<'_, 'de> {
     }
 
     fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
-        de::Deserializer::deserialize_tuple(&mut *self.de, len, visitor)
+        self.de.counted_fields(len, visitor)
     }
 
     fn struct_variant<V: Visitor<'de>>(
@@ -502,7 +516,7 @@ impl<'de> de::VariantAccess<'de> for Variant<'_, 'de> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        de::Deserializer::deserialize_tuple(&mut *self.de, fields.len(), visitor)
+        self.de.counted_fields(fields.len(), visitor)
     }
 }
 

@@ -127,9 +127,11 @@
 //! decoder stood.
 //!
 //! # Limits
-//! Sequences, maps, structs, tuples, enums and options nest at most 128 deep by default
+//! Sequences, maps, structs, tuple structs, enums and options nest at most 128 deep by default
 //! ([`Deserializer::with_depth_limit`], [`Serializer::with_depth_limit`]); deeper is
-//! `DepthLimitExceeded`. Lengths are checked against the bytes left before anything is
+//! `DepthLimitExceeded`. Plain tuples and arrays (`(A, B)`, `[T; N]`) do not count: they cannot
+//! recurse without one of the counted kinds, and leaving them out keeps `[f32; 3]` cheap. Every
+//! level of a datashape read into a [`Value`] counts. Lengths are checked against the bytes left before anything is
 //! allocated. Elements that take no bytes (`Vec<()>`) are limited to 2^16 (65 536) per input so that a
 //! count from the input cannot cause unbounded work (`LengthPastEnd`).
 

@@ -403,13 +403,20 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     }
     #[inline]
     fn serialize_tuple(self, _len: usize) -> Result<Compound<'a, O>> {
-        self.enter()?;
-        Ok(Compound { ser: self })
+        // Plain tuples and arrays do not count against the depth (see the deserializer); the
+        // matching `end` gives nothing back.
+        Ok(Compound {
+            ser: self,
+            counted: false,
+        })
     }
     #[inline]
     fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a, O>> {
         self.enter()?;
-        Ok(Compound { ser: self })
+        Ok(Compound {
+            ser: self,
+            counted: true,
+        })
     }
     fn serialize_tuple_variant(
         self,
@@ -420,7 +427,10 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     ) -> Result<Compound<'a, O>> {
         self.enter()?;
         self.put_varint(u64::from(variant_index))?;
-        Ok(Compound { ser: self })
+        Ok(Compound {
+            ser: self,
+            counted: true,
+        })
     }
     #[inline]
     fn serialize_map(self, _len: Option<usize>) -> Result<MapCompound<'a, O>> {
@@ -435,7 +445,10 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     #[inline]
     fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a, O>> {
         self.enter()?;
-        Ok(Compound { ser: self })
+        Ok(Compound {
+            ser: self,
+            counted: true,
+        })
     }
     fn serialize_struct_variant(
         self,
@@ -446,13 +459,18 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     ) -> Result<Compound<'a, O>> {
         self.enter()?;
         self.put_varint(u64::from(variant_index))?;
-        Ok(Compound { ser: self })
+        Ok(Compound {
+            ser: self,
+            counted: true,
+        })
     }
 }
 
 /// Tuples, structs and enum variants: fields packed in order, nothing around them.
 pub struct Compound<'a, O> {
     ser: &'a mut Serializer<O>,
+    /// Whether this level counts against the depth limit.
+    counted: bool,
 }
 
 impl<O: Output> Compound<'_, O> {
@@ -463,7 +481,9 @@ impl<O: Output> Compound<'_, O> {
 
     #[inline]
     fn finish(self) -> Result<()> {
-        self.ser.leave();
+        if self.counted {
+            self.ser.leave();
+        }
         Ok(())
     }
 }

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, SeqAccess, Visitor};
-use serde::ser::{self, Serialize, SerializeSeq, SerializeTuple};
+use serde::ser::{self, Serialize, SerializeSeq, SerializeTuple, SerializeTupleStruct};
 use serde::{Deserialize, Deserializer};
 
 use super::datashape::Type;
@@ -195,9 +195,9 @@ impl Serialize for Typed<'_> {
             (Type::String, Value::String(v)) => ser.serialize_str(v),
             (Type::Bytes, Value::Bytes(v)) => ser.serialize_bytes(v),
             (Type::FixedBytes(len), Value::Bytes(v)) => {
-                let mut tuple = ser.serialize_tuple(fixed_len(*len, v.len())?)?;
+                let mut tuple = ser.serialize_tuple_struct(DIMENSION, fixed_len(*len, v.len())?)?;
                 for byte in v {
-                    tuple.serialize_element(byte)?;
+                    tuple.serialize_field(byte)?;
                 }
                 tuple.end()
             }
@@ -224,9 +224,9 @@ impl Serialize for Typed<'_> {
                 seq.end()
             }
             (Type::Tuple(types), Value::Tuple(items)) if types.len() == items.len() => {
-                let mut tuple = ser.serialize_tuple(items.len())?;
+                let mut tuple = ser.serialize_tuple_struct(DIMENSION, items.len())?;
                 for (ty, item) in types.iter().zip(items) {
-                    tuple.serialize_element(&Typed { ty, value: item })?;
+                    tuple.serialize_field(&Typed { ty, value: item })?;
                 }
                 tuple.end()
             }
@@ -234,9 +234,9 @@ impl Serialize for Typed<'_> {
                 if fields.len() == items.len()
                     && fields.iter().zip(items).all(|((a, _), (b, _))| a == b) =>
             {
-                let mut tuple = ser.serialize_tuple(items.len())?;
+                let mut tuple = ser.serialize_tuple_struct(DIMENSION, items.len())?;
                 for ((_, ty), (_, item)) in fields.iter().zip(items) {
-                    tuple.serialize_element(&Typed { ty, value: item })?;
+                    tuple.serialize_field(&Typed { ty, value: item })?;
                 }
                 tuple.end()
             }
@@ -248,15 +248,20 @@ impl Serialize for Typed<'_> {
 
 impl Serialize for Array {
     fn serialize<S: ser::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        let mut tuple = ser.serialize_tuple(2)?;
-        tuple.serialize_element(&self.ty.to_string())?;
-        tuple.serialize_element(&Typed {
+        let mut tuple = ser.serialize_tuple_struct("dynd::Array", 2)?;
+        tuple.serialize_field(&self.ty.to_string())?;
+        tuple.serialize_field(&Typed {
             ty: &self.ty,
             value: &self.value,
         })?;
         tuple.end()
     }
 }
+
+/// The name under which typed data asks for packed fields: a tuple struct, so that the
+/// deserializer counts every level of a type (and of nested `array[Any]`) against its depth
+/// limit; the bytes are those of a tuple.
+const DIMENSION: &str = "dynd::Fields";
 
 /// Reads data laid out by a type.
 struct TypedSeed<'a>(&'a Type);
@@ -309,7 +314,7 @@ impl<'de> DeserializeSeed<'de> for TypedSeed<'_> {
             Type::Bytes => Value::Bytes(de.deserialize_byte_buf(BytesVisitor)?),
             Type::FixedBytes(len) => {
                 let len = usize::try_from(*len).map_err(de::Error::custom)?;
-                Value::Bytes(de.deserialize_tuple(len, BytesVisitor)?)
+                Value::Bytes(de.deserialize_tuple_struct(DIMENSION, len, BytesVisitor)?)
             }
             Type::Void => {
                 <()>::deserialize(de)?;
@@ -321,14 +326,17 @@ impl<'de> DeserializeSeed<'de> for TypedSeed<'_> {
             }
             Type::Fixed(len, element) => {
                 let len = usize::try_from(*len).map_err(de::Error::custom)?;
-                Value::List(de.deserialize_tuple(len, ListVisitor(element))?)
+                Value::List(de.deserialize_tuple_struct(DIMENSION, len, ListVisitor(element))?)
             }
             Type::Var(element) => Value::List(de.deserialize_seq(ListVisitor(element))?),
-            Type::Tuple(types) => {
-                Value::Tuple(de.deserialize_tuple(types.len(), FieldsVisitor(types.iter()))?)
-            }
+            Type::Tuple(types) => Value::Tuple(de.deserialize_tuple_struct(
+                DIMENSION,
+                types.len(),
+                FieldsVisitor(types.iter()),
+            )?),
             Type::Struct(fields) => {
-                let values = de.deserialize_tuple(
+                let values = de.deserialize_tuple_struct(
+                    DIMENSION,
                     fields.len(),
                     FieldsVisitor(fields.iter().map(|(_, ty)| ty)),
                 )?;
@@ -505,7 +513,7 @@ impl<'de> Deserialize<'de> for Array {
     /// Reads the type string, then the data it describes. A type string that is not in its
     /// canonical spelling is an error: the bytes of an `Array` are unique too.
     fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Array, D::Error> {
-        de.deserialize_tuple(2, ArrayVisitor)
+        de.deserialize_tuple_struct("dynd::Array", 2, ArrayVisitor)
     }
 }
 
