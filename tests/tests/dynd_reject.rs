@@ -298,3 +298,21 @@ fn no_input_panics_for_a_few_hostile_shapes() {
         let _ = dynd::from_array_bytes(input);
     }
 }
+
+#[test]
+fn nested_self_describing_arrays_hit_the_depth_limit() {
+    let mut input = Vec::new();
+    for _ in 0..300 {
+        input.push(0x0a);
+        input.extend_from_slice(b"array[Any]");
+    }
+    input.push(0x04);
+    input.extend_from_slice(b"int8");
+    input.push(0x05);
+    let err = dynd::from_array_bytes(&input).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::DepthLimitExceeded);
+    // Ten levels are fine.
+    let ten = &input[input.len() - 10 * 11 - 6..];
+    let array = dynd::from_array_bytes(ten).unwrap();
+    assert_eq!(dynd::to_bytes(&array).unwrap(), ten);
+}

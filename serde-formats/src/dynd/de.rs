@@ -79,16 +79,31 @@ impl<'de> Deserializer<'de> {
 
     #[inline]
     fn enter(&mut self) -> Result<()> {
-        match self.depth_left.checked_sub(1) {
-            Some(left) => {
-                self.depth_left = left;
-                Ok(())
-            }
-            None => Err(Error::at(
-                ErrorKind::DepthLimitExceeded,
-                self.offset() as u64,
-            )),
+        if self.depth_left == 0 {
+            return Err(self.too_deep());
         }
+        self.depth_left -= 1;
+        Ok(())
+    }
+
+    /// The fields of a struct or tuple struct: packed like a tuple, counted against the depth.
+    #[inline]
+    fn counted_fields<V: Visitor<'de>>(&mut self, len: usize, visitor: V) -> Result<V::Value> {
+        let at = self.offset();
+        self.enter()?;
+        let result = visitor.visit_seq(Elements {
+            de: self,
+            left: len,
+            at,
+        });
+        self.leave();
+        result
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_deep(&self) -> Error {
+        Error::at(ErrorKind::DepthLimitExceeded, self.offset() as u64)
     }
 
     #[inline]
@@ -131,6 +146,7 @@ impl<'de> Deserializer<'de> {
         })
     }
 
+    #[inline]
     fn char(&mut self) -> Result<char> {
         let at = self.offset();
         let first = self.reader.peek_array::<1>()?[0];
@@ -152,6 +168,7 @@ impl<'de> Deserializer<'de> {
         }
     }
 
+    #[inline]
     fn option_with_sentinel<V: Visitor<'de>>(
         &mut self,
         sentinel: Sentinel,
@@ -234,6 +251,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         deserialize_f64 visit_f64 f64
     );
 
+    #[inline]
     fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let c = self.char()?;
         visitor.visit_char(c)
@@ -261,6 +279,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         self.deserialize_bytes(visitor)
     }
 
+    #[inline]
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         // Decided from the requested type before any byte is read; see option.rs.
         match OptionKind::of_option(type_name::<V::Value>()).unwrap_or(OptionKind::Tagged) {
@@ -278,6 +297,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         }
     }
 
+    #[inline]
     fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         visitor.visit_unit()
     }
@@ -290,6 +310,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         visitor.visit_unit()
     }
 
+    #[inline]
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
         _name: &'static str,
@@ -298,6 +319,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         visitor.visit_newtype_struct(self)
     }
 
+    #[inline]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.enter()?;
         let (count, at) = self.count()?;
@@ -310,27 +332,30 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         Ok(value)
     }
 
+    #[inline]
     fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
+        // Plain tuples and arrays are not counted against the depth limit: they cannot be
+        // recursive without a named struct, enum, sequence, map or option, which are counted.
+        // Keeping them light lets `[f32; 3]` and the like inline into their callers.
         let at = self.offset();
-        self.enter()?;
-        let value = visitor.visit_seq(Elements {
+        visitor.visit_seq(Elements {
             de: self,
             left: len,
             at,
-        })?;
-        self.leave();
-        Ok(value)
+        })
     }
 
+    #[inline]
     fn deserialize_tuple_struct<V: Visitor<'de>>(
         self,
         _name: &'static str,
         len: usize,
         visitor: V,
     ) -> Result<V::Value> {
-        self.deserialize_tuple(len, visitor)
+        self.counted_fields(len, visitor)
     }
 
+    #[inline]
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.enter()?;
         let (count, _) = self.count()?;
@@ -343,13 +368,14 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         Ok(value)
     }
 
+    #[inline]
     fn deserialize_struct<V: Visitor<'de>>(
         self,
         _name: &'static str,
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        self.deserialize_tuple(fields.len(), visitor)
+        self.counted_fields(fields.len(), visitor)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -419,6 +445,7 @@ struct Entries<'a, 'de> {
 impl<'de> de::MapAccess<'de> for Entries<'_, 'de> {
     type Error = Error;
 
+    #[inline]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
         if self.left == 0 {
             return Ok(None);
@@ -436,6 +463,7 @@ impl<'de> de::MapAccess<'de> for Entries<'_, 'de> {
         Ok(Some(key))
     }
 
+    #[inline]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         // Keys strictly increase, so at most one entry has an empty key: maps need no
         // zero-sized budget.
@@ -480,7 +508,7 @@ impl<'de> de::VariantAccess<'de> for Variant<'_, 'de> {
     }
 
     fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
-        de::Deserializer::deserialize_tuple(&mut *self.de, len, visitor)
+        self.de.counted_fields(len, visitor)
     }
 
     fn struct_variant<V: Visitor<'de>>(
@@ -488,6 +516,71 @@ impl<'de> de::VariantAccess<'de> for Variant<'_, 'de> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        de::Deserializer::deserialize_tuple(&mut *self.de, fields.len(), visitor)
+        self.de.counted_fields(fields.len(), visitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dynd::{from_bytes, take_from_bytes};
+    use serde::Deserialize;
+
+    #[test]
+    fn strings_and_bytes_are_borrowed_from_the_input() {
+        let input = [0x02, b'h', b'i', 0x01, 0xaa];
+        let (text, bytes): (&str, &[u8]) = from_bytes(&input).unwrap();
+        assert_eq!((text, bytes), ("hi", &[0xaa][..]));
+        assert!(std::ptr::eq(text.as_ptr(), &input[1]));
+        assert!(std::ptr::eq(bytes.as_ptr(), &input[4]));
+    }
+
+    #[test]
+    fn sentinel_options_are_decided_by_the_requested_type() {
+        // The same byte is "missing" for ?bool, a tag for ?String and data for ?u8.
+        assert_eq!(from_bytes::<Option<bool>>(&[0x02]).unwrap(), None);
+        assert_eq!(from_bytes::<Option<u8>>(&[0x02]).unwrap(), Some(2));
+        assert_eq!(
+            from_bytes::<Option<String>>(&[0x02]).unwrap_err().kind(),
+            ErrorKind::BadTag
+        );
+        assert_eq!(from_bytes::<Option<u8>>(&[0x00]).unwrap(), Some(0));
+        assert_eq!(from_bytes::<Option<String>>(&[0x00]).unwrap(), None);
+    }
+
+    #[test]
+    fn values_can_be_read_one_after_another() {
+        let input = [0x07, 0x01, b'x', 0xff];
+        let mut de = Deserializer::from_bytes(&input);
+        assert_eq!(u8::deserialize(&mut de).unwrap(), 7);
+        assert_eq!(<&str>::deserialize(&mut de).unwrap(), "x");
+        assert_eq!(de.offset(), 3);
+        let err = de.end().unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::TrailingBytes, Some(3))
+        );
+        let (value, rest) = take_from_bytes::<u8>(&input).unwrap();
+        assert_eq!((value, rest), (7, &input[1..]));
+    }
+
+    #[test]
+    fn self_describing_requests_are_unsupported() {
+        let err = from_bytes::<serde::de::IgnoredAny>(&[0x00]).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::Unsupported, Some(0))
+        );
+    }
+
+    #[test]
+    fn custom_errors_get_the_offset_where_they_arose() {
+        #[derive(Deserialize, Debug)]
+        #[allow(dead_code)]
+        enum One {
+            Only,
+        }
+        let err = from_bytes::<(u16, One)>(&[0x00, 0x00, 0x01]).unwrap_err();
+        assert_eq!((err.kind(), err.offset()), (ErrorKind::Message, Some(2)));
     }
 }

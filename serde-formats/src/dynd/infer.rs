@@ -511,3 +511,63 @@ impl ser::SerializeStruct for StructInfer<'_> {
         Ok(Type::Struct(self.fields))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    fn inferred<T: ?Sized + Serialize>(value: &T) -> String {
+        infer_type(value).unwrap().to_string()
+    }
+
+    #[test]
+    fn infers_from_rust_shapes() {
+        assert_eq!(inferred(&[1i16, 2, 3]), "3 * int16");
+        assert_eq!(inferred(&vec![[0u8; 2]; 3]), "var * 2 * uint8");
+        assert_eq!(inferred(&(1u8, 'c', "s")), "(uint8, char, string)");
+        assert_eq!(inferred(&Some(1.5f32)), "?float32");
+        assert_eq!(inferred(&None::<String>), "?string");
+        assert_eq!(inferred(&None::<Vec<[char; 2]>>), "?var * 2 * char");
+        assert_eq!(inferred(&None::<Option<u8>>), "??uint8");
+        assert_eq!(inferred(&()), "void");
+        let map: BTreeMap<String, u32> = [("a".to_owned(), 1)].into_iter().collect();
+        assert_eq!(inferred(&map), "var * (string, uint32)");
+        assert_eq!(inferred(&Vec::<String>::new()), "var * void");
+    }
+
+    #[test]
+    fn fills_unknown_parts_from_later_elements() {
+        assert_eq!(inferred(&vec![vec![], vec![1u64]]), "var * var * uint64");
+    }
+
+    #[test]
+    fn tuple_structs_stay_tuples() {
+        #[derive(serde::Serialize)]
+        struct Pair(u8, u8);
+        assert_eq!(inferred(&Pair(1, 2)), "(uint8, uint8)");
+    }
+
+    #[test]
+    fn refuses_tagged_options_of_primitive_shape() {
+        #[derive(serde::Serialize)]
+        struct Meters(u16);
+        let err = infer_type(&Some(Meters(3))).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Unsupported);
+    }
+
+    #[test]
+    fn unify_fills_and_refuses() {
+        let a = Type::Option(Box::new(Type::Any));
+        let b = Type::Option(Box::new(Type::String));
+        assert_eq!(unify(a, b.clone()), Some(b));
+        assert_eq!(unify(Type::Int8, Type::UInt8), None);
+        assert_eq!(
+            unify(
+                Type::Struct(vec![("a".into(), Type::Int8)]),
+                Type::Struct(vec![("b".into(), Type::Int8)])
+            ),
+            None
+        );
+    }
+}

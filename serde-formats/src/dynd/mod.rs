@@ -94,6 +94,16 @@
 //! The datashape type as a `string` in its canonical [`Type`] spelling (what `Display` prints),
 //! then the data of that type.
 //!
+//! In datashape terms: `?T` uses the sentinel exactly when `T` is `bool`, `intN`, `uintN` or
+//! `floatN`; every other `T` (including `?T`, `pointer[int8]`, structs) uses the tag.
+//!
+//! ## Dynamic values ([`Value`], [`Array`])
+//! [`from_array_bytes`] reads an `array[Any]` without a Rust type: it parses the type string and
+//! lets the type drive decoding. [`to_array_bytes`] writes the type [`infer_type`] finds and
+//! then the same bytes as [`to_bytes`]. A `Some(None)` of `??T` decodes to
+//! [`Value::Present`]`(Missing)` so that it stays apart from `None` (`Missing`). [`Value`]
+//! converts to and from [`serde_json::Value`].
+//!
 //! ## Canonical and accepted encodings
 //! The decoder accepts exactly the canonical encoding; each violation has its own
 //! [`ErrorKind`](crate::ErrorKind) and the byte offset where it starts.
@@ -111,10 +121,17 @@
 //! | end of input | the value ends where the input ends | `TrailingBytes` |
 //! | length | no more than the bytes left | `LengthPastEnd`; truncation is `UnexpectedEnd` |
 //!
+//! Offsets point at the first byte of the offending item: the varint, the tag, the first byte of
+//! the NaN, the first invalid UTF-8 byte, the key that is not greater than the one before. For
+//! errors raised by a type's own `Deserialize` (unknown variant, ...) the offset is where the
+//! decoder stood.
+//!
 //! # Limits
-//! Sequences, maps, structs, tuples, enums and options nest at most 128 deep by default
+//! Sequences, maps, structs, tuple structs, enums and options nest at most 128 deep by default
 //! ([`Deserializer::with_depth_limit`], [`Serializer::with_depth_limit`]); deeper is
-//! `DepthLimitExceeded`. Lengths are checked against the bytes left before anything is
+//! `DepthLimitExceeded`. Plain tuples and arrays (`(A, B)`, `[T; N]`) do not count: they cannot
+//! recurse without one of the counted kinds, and leaving them out keeps `[f32; 3]` cheap. Every
+//! level of a datashape read into a [`Value`] counts. Lengths are checked against the bytes left before anything is
 //! allocated. Elements that take no bytes (`Vec<()>`) are limited to 2^16 (65 536) per input so that a
 //! count from the input cannot cause unbounded work (`LengthPastEnd`).
 

@@ -59,6 +59,7 @@ impl<O: Output> Serializer<O> {
     ///
     /// # Errors
     /// As [`to_bytes`](super::to_bytes).
+    #[inline]
     pub fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         self.hint = type_name::<T>();
         value.serialize(self)
@@ -71,6 +72,10 @@ impl<O: Output> Serializer<O> {
 
     #[inline]
     fn put_varint(&mut self, value: u64) -> Result<()> {
+        if value < 0x80 {
+            // Most lengths and counts fit one byte.
+            return self.out.put(&[value as u8]);
+        }
         let mut buf = [0; varint::MAX_U64_LEN];
         let len = varint::encode_u64(value, &mut buf);
         self.out.put(&buf[..len])
@@ -304,6 +309,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
         self.put(v)
     }
 
+    #[inline]
     fn serialize_none(self) -> Result<()> {
         match OptionKind::of_option(self.hint) {
             Some(OptionKind::Sentinel(sentinel)) => self.put(sentinel_bytes(sentinel).as_slice()),
@@ -319,6 +325,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
         }
     }
 
+    #[inline]
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
         self.enter()?;
         let result = match OptionKind::of_payload(type_name::<T>()) {
@@ -348,6 +355,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     ) -> Result<()> {
         self.put_varint(u64::from(variant_index))
     }
+    #[inline]
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
         _name: &'static str,
@@ -369,6 +377,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
         Ok(())
     }
 
+    #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<SeqCompound<'a, O>> {
         self.enter()?;
         match len {
@@ -392,13 +401,22 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
             }),
         }
     }
+    #[inline]
     fn serialize_tuple(self, _len: usize) -> Result<Compound<'a, O>> {
-        self.enter()?;
-        Ok(Compound { ser: self })
+        // Plain tuples and arrays do not count against the depth (see the deserializer); the
+        // matching `end` gives nothing back.
+        Ok(Compound {
+            ser: self,
+            counted: false,
+        })
     }
+    #[inline]
     fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a, O>> {
         self.enter()?;
-        Ok(Compound { ser: self })
+        Ok(Compound {
+            ser: self,
+            counted: true,
+        })
     }
     fn serialize_tuple_variant(
         self,
@@ -409,8 +427,12 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     ) -> Result<Compound<'a, O>> {
         self.enter()?;
         self.put_varint(u64::from(variant_index))?;
-        Ok(Compound { ser: self })
+        Ok(Compound {
+            ser: self,
+            counted: true,
+        })
     }
+    #[inline]
     fn serialize_map(self, _len: Option<usize>) -> Result<MapCompound<'a, O>> {
         self.enter()?;
         Ok(MapCompound {
@@ -420,9 +442,13 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
             key_end: 0,
         })
     }
+    #[inline]
     fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a, O>> {
         self.enter()?;
-        Ok(Compound { ser: self })
+        Ok(Compound {
+            ser: self,
+            counted: true,
+        })
     }
     fn serialize_struct_variant(
         self,
@@ -433,13 +459,18 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     ) -> Result<Compound<'a, O>> {
         self.enter()?;
         self.put_varint(u64::from(variant_index))?;
-        Ok(Compound { ser: self })
+        Ok(Compound {
+            ser: self,
+            counted: true,
+        })
     }
 }
 
 /// Tuples, structs and enum variants: fields packed in order, nothing around them.
 pub struct Compound<'a, O> {
     ser: &'a mut Serializer<O>,
+    /// Whether this level counts against the depth limit.
+    counted: bool,
 }
 
 impl<O: Output> Compound<'_, O> {
@@ -450,7 +481,9 @@ impl<O: Output> Compound<'_, O> {
 
     #[inline]
     fn finish(self) -> Result<()> {
-        self.ser.leave();
+        if self.counted {
+            self.ser.leave();
+        }
         Ok(())
     }
 }
@@ -617,5 +650,108 @@ impl<O: Output> ser::SerializeMap for MapCompound<'_, O> {
         }
         ser.leave();
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dynd::{to_bytes, to_writer};
+    use std::collections::BTreeMap;
+
+    /// A sequence whose length serde does not know up front.
+    struct Unsized(Vec<u16>);
+
+    impl Serialize for Unsized {
+        fn serialize<S: ser::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+            s.collect_seq(self.0.iter().filter(|_| true))
+        }
+    }
+
+    #[test]
+    fn unsized_sequences_get_their_count_first() {
+        let bytes = to_bytes(&Unsized(vec![1, 0x0203])).unwrap();
+        assert_eq!(bytes, [0x02, 0x01, 0x00, 0x03, 0x02]);
+        assert_eq!(to_bytes(&Unsized(vec![])).unwrap(), [0x00]);
+    }
+
+    #[test]
+    fn a_sequence_that_lies_about_its_length_is_an_error() {
+        struct Liar;
+        impl Serialize for Liar {
+            fn serialize<S: ser::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+                use serde::ser::SerializeSeq;
+                let mut seq = s.serialize_seq(Some(3))?;
+                seq.serialize_element(&1u8)?;
+                seq.end()
+            }
+        }
+        assert_eq!(to_bytes(&Liar).unwrap_err().kind(), ErrorKind::Message);
+    }
+
+    #[test]
+    fn nested_maps_are_sorted_at_every_level() {
+        let mut inner = BTreeMap::new();
+        inner.insert(2u8, ());
+        inner.insert(1u8, ());
+        let mut outer = BTreeMap::new();
+        outer.insert("z".to_owned(), inner.clone());
+        outer.insert("a".to_owned(), BTreeMap::new());
+        // "a" (01 61) -> {} ; "z" (01 7a) -> {1, 2}
+        assert_eq!(
+            to_bytes(&outer).unwrap(),
+            [0x02, 0x01, b'a', 0x00, 0x01, b'z', 0x02, 0x01, 0x02]
+        );
+    }
+
+    #[test]
+    fn depth_limit_applies_when_writing() {
+        let nested = vec![vec![vec![1u8]]];
+        let mut ser = Serializer::new(Vec::new()).with_depth_limit(2);
+        let err = ser.serialize_value(&nested).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::DepthLimitExceeded);
+        let mut ser = Serializer::new(Vec::new()).with_depth_limit(3);
+        ser.serialize_value(&nested).unwrap();
+        assert_eq!(ser.into_inner(), [0x01, 0x01, 0x01, 0x01]);
+    }
+
+    #[test]
+    fn writer_errors_are_io_errors() {
+        struct Full;
+        impl std::io::Write for Full {
+            fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+                Err(std::io::Error::other("disk full"))
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let err = to_writer(Full, &1u32).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Io);
+        assert!(err.message().unwrap().contains("disk full"));
+    }
+
+    #[test]
+    fn sentinel_bytes_match_the_dynd_constants() {
+        assert_eq!(
+            sentinel_bytes(Sentinel::F32).as_slice(),
+            [0xa2, 0x07, 0x80, 0x7f]
+        );
+        assert_eq!(
+            sentinel_bytes(Sentinel::F64).as_slice(),
+            [0xa2, 0x07, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x7f]
+        );
+        assert_eq!(sentinel_bytes(Sentinel::I16).as_slice(), [0x00, 0x80]);
+        assert_eq!(sentinel_bytes(Sentinel::U32).as_slice(), [0xff; 4]);
+        assert_eq!(sentinel_bytes(Sentinel::Bool).as_slice(), [0x02]);
+        // The float sentinels are NaNs: that is why every NaN is refused in Some.
+        assert!(is_nan(
+            Sentinel::F32,
+            sentinel_bytes(Sentinel::F32).as_slice()
+        ));
+        assert!(is_nan(
+            Sentinel::F64,
+            sentinel_bytes(Sentinel::F64).as_slice()
+        ));
     }
 }

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, SeqAccess, Visitor};
-use serde::ser::{self, Serialize, SerializeSeq, SerializeTuple};
+use serde::ser::{self, Serialize, SerializeSeq, SerializeTuple, SerializeTupleStruct};
 use serde::{Deserialize, Deserializer};
 
 use super::datashape::Type;
@@ -195,9 +195,9 @@ impl Serialize for Typed<'_> {
             (Type::String, Value::String(v)) => ser.serialize_str(v),
             (Type::Bytes, Value::Bytes(v)) => ser.serialize_bytes(v),
             (Type::FixedBytes(len), Value::Bytes(v)) => {
-                let mut tuple = ser.serialize_tuple(fixed_len(*len, v.len())?)?;
+                let mut tuple = ser.serialize_tuple_struct(DIMENSION, fixed_len(*len, v.len())?)?;
                 for byte in v {
-                    tuple.serialize_element(byte)?;
+                    tuple.serialize_field(byte)?;
                 }
                 tuple.end()
             }
@@ -224,9 +224,9 @@ impl Serialize for Typed<'_> {
                 seq.end()
             }
             (Type::Tuple(types), Value::Tuple(items)) if types.len() == items.len() => {
-                let mut tuple = ser.serialize_tuple(items.len())?;
+                let mut tuple = ser.serialize_tuple_struct(DIMENSION, items.len())?;
                 for (ty, item) in types.iter().zip(items) {
-                    tuple.serialize_element(&Typed { ty, value: item })?;
+                    tuple.serialize_field(&Typed { ty, value: item })?;
                 }
                 tuple.end()
             }
@@ -234,9 +234,9 @@ impl Serialize for Typed<'_> {
                 if fields.len() == items.len()
                     && fields.iter().zip(items).all(|((a, _), (b, _))| a == b) =>
             {
-                let mut tuple = ser.serialize_tuple(items.len())?;
+                let mut tuple = ser.serialize_tuple_struct(DIMENSION, items.len())?;
                 for ((_, ty), (_, item)) in fields.iter().zip(items) {
-                    tuple.serialize_element(&Typed { ty, value: item })?;
+                    tuple.serialize_field(&Typed { ty, value: item })?;
                 }
                 tuple.end()
             }
@@ -248,15 +248,20 @@ impl Serialize for Typed<'_> {
 
 impl Serialize for Array {
     fn serialize<S: ser::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        let mut tuple = ser.serialize_tuple(2)?;
-        tuple.serialize_element(&self.ty.to_string())?;
-        tuple.serialize_element(&Typed {
+        let mut tuple = ser.serialize_tuple_struct("dynd::Array", 2)?;
+        tuple.serialize_field(&self.ty.to_string())?;
+        tuple.serialize_field(&Typed {
             ty: &self.ty,
             value: &self.value,
         })?;
         tuple.end()
     }
 }
+
+/// The name under which typed data asks for packed fields: a tuple struct, so that the
+/// deserializer counts every level of a type (and of nested `array[Any]`) against its depth
+/// limit; the bytes are those of a tuple.
+const DIMENSION: &str = "dynd::Fields";
 
 /// Reads data laid out by a type.
 struct TypedSeed<'a>(&'a Type);
@@ -309,7 +314,7 @@ impl<'de> DeserializeSeed<'de> for TypedSeed<'_> {
             Type::Bytes => Value::Bytes(de.deserialize_byte_buf(BytesVisitor)?),
             Type::FixedBytes(len) => {
                 let len = usize::try_from(*len).map_err(de::Error::custom)?;
-                Value::Bytes(de.deserialize_tuple(len, BytesVisitor)?)
+                Value::Bytes(de.deserialize_tuple_struct(DIMENSION, len, BytesVisitor)?)
             }
             Type::Void => {
                 <()>::deserialize(de)?;
@@ -321,14 +326,17 @@ impl<'de> DeserializeSeed<'de> for TypedSeed<'_> {
             }
             Type::Fixed(len, element) => {
                 let len = usize::try_from(*len).map_err(de::Error::custom)?;
-                Value::List(de.deserialize_tuple(len, ListVisitor(element))?)
+                Value::List(de.deserialize_tuple_struct(DIMENSION, len, ListVisitor(element))?)
             }
             Type::Var(element) => Value::List(de.deserialize_seq(ListVisitor(element))?),
-            Type::Tuple(types) => {
-                Value::Tuple(de.deserialize_tuple(types.len(), FieldsVisitor(types.iter()))?)
-            }
+            Type::Tuple(types) => Value::Tuple(de.deserialize_tuple_struct(
+                DIMENSION,
+                types.len(),
+                FieldsVisitor(types.iter()),
+            )?),
             Type::Struct(fields) => {
-                let values = de.deserialize_tuple(
+                let values = de.deserialize_tuple_struct(
+                    DIMENSION,
                     fields.len(),
                     FieldsVisitor(fields.iter().map(|(_, ty)| ty)),
                 )?;
@@ -505,7 +513,7 @@ impl<'de> Deserialize<'de> for Array {
     /// Reads the type string, then the data it describes. A type string that is not in its
     /// canonical spelling is an error: the bytes of an `Array` are unique too.
     fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Array, D::Error> {
-        de.deserialize_tuple(2, ArrayVisitor)
+        de.deserialize_tuple_struct("dynd::Array", 2, ArrayVisitor)
     }
 }
 
@@ -731,5 +739,83 @@ impl From<serde_json::Value> for Value {
                     .collect(),
             ),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dynd::{from_array_bytes, to_bytes};
+
+    fn array(ty: &str, value: Value) -> Array {
+        Array {
+            ty: ty.parse().unwrap(),
+            value,
+        }
+    }
+
+    #[test]
+    fn values_that_do_not_fit_their_type_are_refused() {
+        for bad in [
+            array("int8", Value::Int16(1)),
+            array("2 * int8", Value::List(vec![Value::Int8(1)])),
+            array("bytes[2]", Value::Bytes(vec![1, 2, 3])),
+            array(
+                "{a: int8}",
+                Value::Struct(vec![("b".into(), Value::Int8(1))]),
+            ),
+            array("(int8, int8)", Value::Tuple(vec![Value::Int8(1)])),
+            array("Any", Value::Void),
+        ] {
+            assert_eq!(
+                to_bytes(&bad).unwrap_err().kind(),
+                ErrorKind::Message,
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn missing_values_use_the_sentinel_of_their_type() {
+        let bytes = to_bytes(&array("?uint16", Value::Missing)).unwrap();
+        assert_eq!(bytes, b"\x07?uint16\xff\xff");
+        let bytes = to_bytes(&array("?(int8)", Value::Missing)).unwrap();
+        assert_eq!(bytes, b"\x07?(int8)\x00");
+        let err = to_bytes(&array("?int8", Value::Int8(i8::MIN))).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::BadSentinel);
+    }
+
+    #[test]
+    fn some_of_none_stays_apart_from_none() {
+        let none = array("??int8", Value::Missing);
+        let some_none = array("??int8", Value::Present(Box::new(Value::Missing)));
+        let some = array("??int8", Value::Int8(3));
+        assert_eq!(to_bytes(&none).unwrap(), b"\x06??int8\x00");
+        assert_eq!(to_bytes(&some_none).unwrap(), b"\x06??int8\x01\x80");
+        assert_eq!(to_bytes(&some).unwrap(), b"\x06??int8\x01\x03");
+        for a in [none, some_none, some] {
+            assert_eq!(from_array_bytes(&to_bytes(&a).unwrap()).unwrap(), a);
+        }
+    }
+
+    #[test]
+    fn json_has_no_nan_and_no_128_bit_numbers() {
+        let value = Value::Tuple(vec![
+            Value::Float64(f64::NAN),
+            Value::Int128(i128::MIN),
+            Value::UInt128(7),
+            Value::Bytes(vec![1]),
+            Value::Type(Type::Bool),
+        ]);
+        assert_eq!(
+            serde_json::Value::from(&value),
+            serde_json::json!([
+                null,
+                "-170141183460469231731687303715884105728",
+                7,
+                [1],
+                "bool"
+            ])
+        );
     }
 }
