@@ -69,7 +69,7 @@
 //! | unit variant | the variant name as a string | `{name: nil}` |
 //! | newtype / tuple / struct variant | `{name: value}`, `{name: [..]}`, `{name: {..}}` (externally tagged) | |
 //!
-//! Extension types are an error ([`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported)).
+//! Extension types are an error ([`ErrorKind::Unsupported`]).
 //! Containers of unknown length are buffered until their count is known (the header comes
 //! first); everything else streams.
 //!
@@ -159,7 +159,7 @@ impl Config {
     ///
     /// # Errors
     ///
-    /// [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported) for a magic longer than 30
+    /// [`ErrorKind::Unsupported`] for a magic longer than 30
     /// bytes.
     pub fn magic(mut self, magic: &[u8]) -> Result<Self> {
         if magic.len() > MAGIC_LEN {
@@ -201,7 +201,7 @@ impl Config {
 /// # Errors
 ///
 /// Errors of the `Serialize` implementation, [`ErrorKind::DepthLimitExceeded`], and
-/// [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported) for strings, byte strings or
+/// [`ErrorKind::Unsupported`] for strings, byte strings or
 /// containers longer than 2^32 - 1.
 ///
 /// ```
@@ -256,7 +256,7 @@ fn serialize<W: Write, T: ?Sized + Serialize>(
 ///
 /// # Errors
 ///
-/// As [`to_bytes`], and [`ErrorKind::Io`](crate::ErrorKind::Io).
+/// As [`to_bytes`], and [`ErrorKind::Io`].
 pub fn to_writer<W: Write + Seek, T: ?Sized + Serialize>(writer: W, value: &T) -> Result<()> {
     to_writer_with(writer, value, &Config::default())
 }
@@ -343,8 +343,8 @@ pub fn write_file_with<T: ?Sized + Serialize>(
 ///
 /// # Errors
 ///
-/// [`ErrorKind::BadMagic`](crate::ErrorKind::BadMagic), [`ErrorKind::BadToc`](crate::ErrorKind::BadToc),
-/// [`ErrorKind::TrailingBytes`](crate::ErrorKind::TrailingBytes) for bytes after the TOC, and
+/// [`ErrorKind::BadMagic`], [`ErrorKind::BadToc`],
+/// [`ErrorKind::TrailingBytes`] for bytes after the TOC, and
 /// decoding errors.
 pub fn from_bytes<T: DeserializeOwned>(bytes: &[u8]) -> Result<T> {
     from_bytes_with(bytes, &Config::default())

@@ -18,7 +18,7 @@
 //!   element, as in Python); on a map it matches an integer key of that value.
 //!
 //! Keys of other types (floats, byte strings, arrays) are not reachable by a path; read them with
-//! [`Node::keys`](super::Node::keys) or decode the parent.
+//! [`Node::keys`](crate::toc::Node::keys) or decode the parent.
 
 use std::fmt;
 use std::str::FromStr;
@@ -91,7 +91,27 @@ impl From<usize> for Segment {
 /// A path from the root of a file to one of its nodes.
 ///
 /// Build it with [`Path::key`] / [`Path::index`], the [`toc_path!`](crate::toc_path) macro, or
-/// parse the string form (see the [module docs](self)).
+/// parse the string form.
+///
+/// # String form
+///
+/// `a/0/b` is three segments, split at every `/`. Inside a segment `~1` stands for `/` and `~0`
+/// for `~` (the escaping of JSON Pointer, RFC 6901); `~` followed by anything else is an error.
+/// The empty string is the root. Empty segments are kept, not dropped: `a//b` names the key `""`
+/// inside `a` (msglc drops them; we do not, so every key is reachable). A leading `/` is an
+/// empty first key.
+///
+/// # Matching
+///
+/// - [`Segment::Key`] on a map matches a string key equal to it; if there is none and the text is
+///   a decimal integer, it matches an integer key of that value. On an array the text must be a
+///   decimal integer and is used as an index. So `"a/0/b"` works on `{"a": [{"b": 1}]}` and on
+///   `{"a": {0: {"b": 1}}}`.
+/// - [`Segment::Index`] on an array is an index, negative counting from the end (`-1` is the last
+///   element, as in Python); on a map it matches an integer key of that value.
+///
+/// Keys of other types (floats, byte strings, arrays) are not reachable by a path; read them with
+/// [`Node::keys`](crate::toc::Node::keys) or decode the parent.
 ///
 /// ```
 /// use serde_formats::toc::{Path, Segment};

@@ -69,10 +69,18 @@ impl<R: Read + Seek> Source for IoSource<R> {
     fn read_at(&self, offset: u64, len: usize) -> Result<Cow<'_, [u8]>> {
         let mut reader = self.0.borrow_mut();
         reader.seek(SeekFrom::Start(offset))?;
-        let mut buf = vec![0u8; len];
-        reader
-            .read_exact(&mut buf)
+        // `len` was checked against the size; reading through `take` skips zeroing the buffer.
+        let mut buf = Vec::with_capacity(len);
+        (&mut *reader)
+            .take(len as u64)
+            .read_to_end(&mut buf)
             .map_err(|e| Error::from(e).or_position(Position::Byte(offset)))?;
+        if buf.len() != len {
+            return Err(Error::at(
+                ErrorKind::UnexpectedEnd,
+                offset + buf.len() as u64,
+            ));
+        }
         Ok(Cow::Owned(buf))
     }
     fn whole(&self) -> Option<&[u8]> {

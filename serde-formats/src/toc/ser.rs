@@ -121,6 +121,14 @@ fn io_error(err: rmp::encode::ValueWriteError<io::Error>) -> Error {
     }
 }
 
+/// Unwraps rmp's write error into the I/O error it carries.
+fn value_io(err: rmp::encode::ValueWriteError<io::Error>) -> io::Error {
+    match err {
+        rmp::encode::ValueWriteError::InvalidMarkerWrite(e)
+        | rmp::encode::ValueWriteError::InvalidDataWrite(e) => e,
+    }
+}
+
 fn too_long(what: &str) -> Error {
     Error::with_message(
         ErrorKind::Unsupported,
@@ -154,6 +162,20 @@ impl<W: Write> Writer<W> {
         };
         let len = self.out.pos;
         Ok((root, len, self.out.into_inner()))
+    }
+
+    /// Encodes one item of at most 9 bytes on the stack and writes it with one call, then
+    /// records it as a leaf.
+    #[inline]
+    fn small_leaf(&mut self, encode: impl FnOnce(&mut &mut [u8]) -> io::Result<()>) -> Result<()> {
+        let start = self.out.pos;
+        let mut buf = [0u8; 9];
+        let mut rest: &mut [u8] = &mut buf;
+        encode(&mut rest)?;
+        let used = 9 - rest.len();
+        self.out.write_all(&buf[..used])?;
+        self.push_leaf(start);
+        Ok(())
     }
 
     #[inline]
@@ -379,10 +401,7 @@ impl<'a, W: Write> ser::Serializer for &'a mut Writer<W> {
     type SerializeStructVariant = Compound<'a, W>;
 
     fn serialize_bool(self, v: bool) -> Result<()> {
-        let start = self.out.pos;
-        rmp::encode::write_bool(&mut self.out, v)?;
-        self.push_leaf(start);
-        Ok(())
+        self.small_leaf(|w| rmp::encode::write_bool(w, v))
     }
 
     fn serialize_i8(self, v: i8) -> Result<()> {
@@ -395,11 +414,8 @@ impl<'a, W: Write> ser::Serializer for &'a mut Writer<W> {
         self.serialize_i64(i64::from(v))
     }
     fn serialize_i64(self, v: i64) -> Result<()> {
-        let start = self.out.pos;
         // Smallest encoding; non-negative values use the unsigned markers, as msglc's codec does.
-        rmp::encode::write_sint(&mut self.out, v).map_err(io_error)?;
-        self.push_leaf(start);
-        Ok(())
+        self.small_leaf(|w| rmp::encode::write_sint(w, v).map(drop).map_err(value_io))
     }
     fn serialize_i128(self, v: i128) -> Result<()> {
         if let Ok(v) = i64::try_from(v) {
@@ -423,10 +439,7 @@ impl<'a, W: Write> ser::Serializer for &'a mut Writer<W> {
         self.serialize_u64(u64::from(v))
     }
     fn serialize_u64(self, v: u64) -> Result<()> {
-        let start = self.out.pos;
-        rmp::encode::write_uint(&mut self.out, v).map_err(io_error)?;
-        self.push_leaf(start);
-        Ok(())
+        self.small_leaf(|w| rmp::encode::write_uint(w, v).map(drop).map_err(value_io))
     }
     fn serialize_u128(self, v: u128) -> Result<()> {
         match u64::try_from(v) {
@@ -442,10 +455,7 @@ impl<'a, W: Write> ser::Serializer for &'a mut Writer<W> {
         self.serialize_f64(f64::from(v))
     }
     fn serialize_f64(self, v: f64) -> Result<()> {
-        let start = self.out.pos;
-        rmp::encode::write_f64(&mut self.out, v).map_err(io_error)?;
-        self.push_leaf(start);
-        Ok(())
+        self.small_leaf(|w| rmp::encode::write_f64(w, v).map_err(value_io))
     }
     fn serialize_char(self, v: char) -> Result<()> {
         let mut buf = [0u8; 4];
@@ -474,10 +484,7 @@ impl<'a, W: Write> ser::Serializer for &'a mut Writer<W> {
         value.serialize(self)
     }
     fn serialize_unit(self) -> Result<()> {
-        let start = self.out.pos;
-        rmp::encode::write_nil(&mut self.out)?;
-        self.push_leaf(start);
-        Ok(())
+        self.small_leaf(|w| rmp::encode::write_nil(w))
     }
     fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
         self.serialize_unit()
