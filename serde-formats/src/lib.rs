@@ -3,6 +3,46 @@
 //! Each format lives in its own module with serde_json-style entry points (`to_bytes`,
 //! `from_bytes`, ...). All of them share one [`Error`] type carrying an [`ErrorKind`] and the
 //! [`Position`] where the input went wrong.
+//!
+//! | module | format | use it for |
+//! | --- | --- | --- |
+//! | [`typed_column`] | a `u64` type array and a byte data array (seed 000) | handing values to a typed-array front end; reading in place with a [`View`](typed_column::View) |
+//! | [`dynd`] | canonical DyND bytes (seed 002) | content addresses: one byte string per value, [`digest`](dynd::digest) |
+//! | [`toc`] | MessagePack with a table of contents, file-compatible with Python's `msglc` | large files read one part at a time with a [`Reader`](toc::Reader) |
+//! | [`vector`] | VectorSaver (seed 001) | saving columnar vectors with their encodings |
+//!
+//! # Quick start
+//!
+//! Any serde type plugs into every format:
+//!
+//! ```
+//! use serde::{Deserialize, Serialize};
+//! use serde_formats::{dynd, toc, typed_column};
+//!
+//! #[derive(Serialize, Deserialize, Debug, PartialEq)]
+//! struct Reading {
+//!     sensor: String,
+//!     values: Vec<f64>,
+//! }
+//!
+//! let reading = Reading { sensor: "t1".into(), values: vec![20.5, 21.0] };
+//!
+//! let bytes = typed_column::to_bytes(&reading)?;
+//! assert_eq!(typed_column::from_bytes::<Reading>(&bytes)?, reading);
+//!
+//! let bytes = dynd::to_bytes(&reading)?;
+//! assert_eq!(bytes[..3], [2, b't', b'1']); // LEB128 length, then the UTF-8 bytes
+//! assert_eq!(dynd::from_bytes::<Reading>(&bytes)?, reading);
+//!
+//! let bytes = toc::to_bytes(&reading)?;
+//! let reader = toc::Reader::from_slice(&bytes)?;
+//! assert_eq!(reader.get::<f64>("values/1")?, 21.0); // decodes only that float
+//!
+//! // Bad input is an error with a kind and a position, never a panic.
+//! let err = dynd::from_bytes::<Reading>(&[0x05, b't']).unwrap_err();
+//! assert_eq!(err.kind(), serde_formats::ErrorKind::LengthPastEnd);
+//! # Ok::<(), serde_formats::Error>(())
+//! ```
 #![deny(missing_docs)]
 
 pub mod dynd;
