@@ -163,6 +163,35 @@ fn overflow(offset: usize) -> Error {
     Error::at(ErrorKind::IntegerOverflow, offset)
 }
 
+/// `first + delta × steps`, or `None` when it leaves `i128`.
+///
+/// The product alone may leave `i128` while the sum does not (a run climbing from near
+/// `i128::MIN` to near `i128::MAX`), so the product is bounded by the room left in the
+/// direction of the run and computed in `u128`, where it then cannot overflow.
+#[inline]
+fn run_end(first: i128, delta: i128, steps: usize) -> Option<i128> {
+    let steps = u128::try_from(steps).ok()?;
+    let magnitude = delta.unsigned_abs();
+    if magnitude == 0 || steps == 0 {
+        return Some(first);
+    }
+    let room = if delta > 0 {
+        i128::MAX.abs_diff(first)
+    } else {
+        first.abs_diff(i128::MIN)
+    };
+    if steps > room / magnitude {
+        return None;
+    }
+    // magnitude × steps <= room < 2^128, and the true result is in i128: wrapping is exact.
+    let span = (magnitude * steps) as i128;
+    Some(if delta > 0 {
+        first.wrapping_add(span)
+    } else {
+        first.wrapping_sub(span)
+    })
+}
+
 /// Decodes a whole column.
 ///
 /// # Errors
@@ -192,11 +221,7 @@ pub fn decode<T: DeltaRleable>(bytes: &[u8]) -> Result<Vec<T>> {
                 let first = current
                     .checked_add(delta)
                     .ok_or_else(|| overflow(delta_at))?;
-                let last = i128::try_from(len - 1)
-                    .ok()
-                    .and_then(|steps| delta.checked_mul(steps))
-                    .and_then(|span| first.checked_add(span))
-                    .ok_or_else(|| overflow(delta_at))?;
+                let last = run_end(first, delta, len - 1).ok_or_else(|| overflow(delta_at))?;
                 if T::from_i128(first).is_none() || T::from_i128(last).is_none() {
                     return Err(overflow(delta_at));
                 }
@@ -443,6 +468,52 @@ mod tests {
         assert_eq!(
             encoder.push(&(i128::MAX as u128 + 1)).unwrap_err().kind(),
             ErrorKind::EncodeOverflow
+        );
+    }
+
+    #[test]
+    fn runs_spanning_more_than_half_of_i128_decode() {
+        // Found by the delta_rle fuzz target: a run whose total step (delta × (len - 1)) leaves
+        // i128 while every value it produces fits. Bytes written by hand:
+        // [MIN, -2^126, 0, 2^126]: literal of one (01) holding zigzag(MIN) = 2^128 - 1
+        // (18 × ff, 03), then a run of three (06) of +2^126 (zigzag 2^127: 18 × 80, 02).
+        let climbing = [i128::MIN, -(1 << 126), 0, 1 << 126];
+        let bytes = hex(&format!(
+            "01 {}03 06 {}02",
+            "ff ".repeat(18),
+            "80 ".repeat(18)
+        ));
+        // [MAX, 2^126 - 1, -1, -2^126 - 1]: zigzag(MAX) = 2^128 - 2 (fe, 17 × ff, 03), then
+        // a run of three of -2^126 (zigzag 2^127 - 1: 18 × ff, 01).
+        let falling = [i128::MAX, (1 << 126) - 1, -1, -(1 << 126) - 1];
+        let bytes_falling = hex(&format!(
+            "01 fe {}03 06 {}01",
+            "ff ".repeat(17),
+            "ff ".repeat(18)
+        ));
+        for (values, bytes) in [(climbing, bytes), (falling, bytes_falling)] {
+            assert_eq!(encode(&values).unwrap(), bytes);
+            assert_eq!(peer_encode(&values), bytes);
+            assert_eq!(decode::<i128>(&bytes).unwrap(), values);
+            let streamed: Vec<i128> = DeltaRleIter::new(&bytes).collect::<Result<_>>().unwrap();
+            assert_eq!(streamed, values);
+        }
+        // Longer runs really overflow: MIN, then five steps of 2^126, passes i128::MAX.
+        let past = hex(&format!(
+            "01 {}03 0a {}02",
+            "ff ".repeat(18),
+            "80 ".repeat(18)
+        ));
+        let err = decode::<i128>(&past).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::IntegerOverflow, Some(21))
+        );
+        assert_eq!(
+            DeltaRleIter::<i128>::new(&past)
+                .find_map(|r| r.err())
+                .map(|e| (e.kind(), e.offset())),
+            Some((ErrorKind::IntegerOverflow, Some(21)))
         );
     }
 
