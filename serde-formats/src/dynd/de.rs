@@ -91,12 +91,31 @@ impl<'de> Deserializer<'de> {
     fn counted_fields<V: Visitor<'de>>(&mut self, len: usize, visitor: V) -> Result<V::Value> {
         let at = self.offset();
         self.enter()?;
+        let result = self.elements(len, at, visitor);
+        self.leave();
+        result
+    }
+
+    /// Visits `len` elements packed one after the other (`at`: where their count, or the first
+    /// element, starts).
+    ///
+    /// They are read through a copy of the cursor that lives in this (inlined) frame, so the
+    /// compiler keeps it in registers instead of storing and reloading the caller's position
+    /// for every element: twice as fast for `[[f32; 3]; 3]`.
+    #[inline]
+    fn elements<V: Visitor<'de>>(&mut self, len: usize, at: usize, visitor: V) -> Result<V::Value> {
+        let mut local = Deserializer {
+            reader: self.reader,
+            depth_left: self.depth_left,
+            zero_sized_left: self.zero_sized_left,
+        };
         let result = visitor.visit_seq(Elements {
-            de: self,
+            de: &mut local,
             left: len,
             at,
         });
-        self.leave();
+        self.reader = local.reader;
+        self.zero_sized_left = local.zero_sized_left;
         result
     }
 
@@ -323,11 +342,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.enter()?;
         let (count, at) = self.count()?;
-        let value = visitor.visit_seq(Elements {
-            de: self,
-            left: count,
-            at,
-        })?;
+        let value = self.elements(count, at, visitor)?;
         self.leave();
         Ok(value)
     }
@@ -338,11 +353,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         // recursive without a named struct, enum, sequence, map or option, which are counted.
         // Keeping them light lets `[f32; 3]` and the like inline into their callers.
         let at = self.offset();
-        visitor.visit_seq(Elements {
-            de: self,
-            left: len,
-            at,
-        })
+        self.elements(len, at, visitor)
     }
 
     #[inline]

@@ -5,6 +5,7 @@ use super::varint;
 use crate::{Error, ErrorKind, Result};
 
 /// A cursor over the whole input. Every read checks the remaining length first.
+#[derive(Clone, Copy)]
 pub(crate) struct SliceReader<'de> {
     input: &'de [u8],
     pos: usize,
