@@ -1,7 +1,9 @@
 //! serde -> MessagePack, building the table of contents while the data streams out.
 //!
 //! Every value pushes one pending TOC entry on a stack; a container, when it ends, replaces its
-//! children's entries by its own node following msglc's rules (see the module docs). The data
+//! children's entries by its own node following msglc's rules (see the module docs). Entries are
+//! plain `Copy` spans; the few nodes that are more than a span (indexed containers, block lists)
+//! wait on a side stack, so dropping millions of leaf entries costs nothing. The data
 //! goes straight to the writer; only containers of unknown length are buffered until their
 //! element count, and so their header, is known.
 
@@ -86,8 +88,13 @@ impl<W: Write> Write for Output<W> {
 }
 
 /// A TOC entry waiting for its parent container to end.
+#[derive(Clone, Copy)]
 struct Pending {
-    node: TocNode,
+    /// The value's data, `[start, end)`.
+    start: u64,
+    end: u64,
+    /// Its node is the next one on [`Writer::nodes`], not the leaf `{"p": [start, end]}`.
+    indexed: bool,
     /// At most `trivial_size` bytes and a plain `{"p": [s, e]}` node.
     trivial: bool,
     /// The encoded key in the key arena, for entries of maps.
@@ -98,6 +105,7 @@ struct Pending {
 struct Frame {
     start: u64,
     stack_base: usize,
+    nodes_base: usize,
     keys_base: usize,
     declared: Option<usize>,
     is_map: bool,
@@ -107,6 +115,8 @@ struct Frame {
 pub(crate) struct Writer<W> {
     pub(crate) out: Output<W>,
     stack: Vec<Pending>,
+    /// The nodes of the `indexed` entries on `stack`, in the same order.
+    nodes: Vec<TocNode>,
     keys: Vec<u8>,
     block_size: u64,
     trivial_size: u64,
@@ -141,6 +151,7 @@ impl<W: Write> Writer<W> {
         Writer {
             out: Output::new(writer),
             stack: Vec::new(),
+            nodes: Vec::new(),
             keys: Vec::new(),
             block_size: config.block_size,
             trivial_size: config.trivial_size,
@@ -152,7 +163,7 @@ impl<W: Write> Writer<W> {
     /// The TOC of the one value serialized so far, and the data length.
     pub(crate) fn finish(mut self) -> Result<(TocNode, u64, W)> {
         let root = match (self.stack.pop(), self.stack.is_empty()) {
-            (Some(root), true) => root.node,
+            (Some(root), true) => self.node_of(root),
             _ => {
                 return Err(Error::with_message(
                     ErrorKind::Message,
@@ -182,10 +193,23 @@ impl<W: Write> Writer<W> {
     fn push_leaf(&mut self, start: u64) {
         let end = self.out.pos;
         self.stack.push(Pending {
-            node: TocNode::Leaf { start, end },
+            start,
+            end,
+            indexed: false,
             trivial: end - start <= self.trivial_size,
             key: (0, 0),
         });
+    }
+
+    /// The node of an entry just taken off the stack (its indexed node is the last one).
+    fn node_of(&mut self, entry: Pending) -> TocNode {
+        match entry.indexed.then(|| self.nodes.pop()).flatten() {
+            Some(node) => node,
+            None => TocNode::Leaf {
+                start: entry.start,
+                end: entry.end,
+            },
+        }
     }
 
     fn begin(&mut self, len: Option<usize>, is_map: bool) -> Result<Frame> {
@@ -208,6 +232,7 @@ impl<W: Write> Writer<W> {
         Ok(Frame {
             start,
             stack_base: self.stack.len(),
+            nodes_base: self.nodes.len(),
             keys_base: self.keys.len(),
             declared: len,
             is_map,
@@ -240,8 +265,13 @@ impl<W: Write> Writer<W> {
                 self.out.write_uncounted(&content)?;
                 self.out.recycle_spill(content);
                 self.out.pos += header.len() as u64;
+                let delta = header.len() as u64;
                 for pending in &mut self.stack[frame.stack_base..] {
-                    pending.node.shift(header.len() as u64);
+                    pending.start += delta;
+                    pending.end += delta;
+                }
+                for node in &mut self.nodes[frame.nodes_base..] {
+                    node.shift(delta);
                 }
             }
         }
@@ -252,12 +282,20 @@ impl<W: Write> Writer<W> {
         let node = if size < self.block_size {
             None
         } else if children.iter().any(|c| !c.trivial) {
-            let mut drained = self.stack.drain(frame.stack_base..);
+            // Each child's node: its indexed node, in order, or its leaf.
+            let mut indexed = self.nodes.drain(frame.nodes_base..);
+            let mut node_of = |c: &Pending| match c.indexed.then(|| indexed.next()).flatten() {
+                Some(node) => node,
+                None => TocNode::Leaf {
+                    start: c.start,
+                    end: c.end,
+                },
+            };
             Some(if frame.is_map {
                 let keys = &self.keys;
-                let entries = drained
-                    .by_ref()
-                    .map(|c| (keys[c.key.0..c.key.1].into(), c.node))
+                let entries = children
+                    .iter()
+                    .map(|c| (keys[c.key.0..c.key.1].into(), node_of(c)))
                     .collect();
                 TocNode::Map(Box::new(MapNode {
                     start,
@@ -268,29 +306,32 @@ impl<W: Write> Writer<W> {
                 TocNode::Array(Box::new(ArrayNode {
                     start,
                     end,
-                    children: drained.by_ref().map(|c| c.node).collect(),
+                    children: children.iter().map(node_of).collect(),
                 }))
             })
         } else if frame.is_map || children.is_empty() {
             // A map of trivial children costs more to index than to read whole.
             None
         } else {
-            let spans = children.iter().map(|c| match c.node {
-                TocNode::Leaf { start, end } => (start, end),
-                // Only leaves are trivial.
-                _ => (start, end),
-            });
+            // Only leaves are trivial, so every child is its span.
+            let spans = children.iter().map(|c| (c.start, c.end));
             let blocks = group_into_blocks(spans, self.block_size);
             (blocks.len() > 1).then_some(TocNode::Blocks(blocks))
         };
         self.stack.truncate(frame.stack_base);
+        self.nodes.truncate(frame.nodes_base);
         self.keys.truncate(frame.keys_base);
         match node {
-            Some(node) => self.stack.push(Pending {
-                node,
-                trivial: false,
-                key: (0, 0),
-            }),
+            Some(node) => {
+                self.nodes.push(node);
+                self.stack.push(Pending {
+                    start,
+                    end,
+                    indexed: true,
+                    trivial: false,
+                    key: (0, 0),
+                });
+            }
             None => self.push_leaf(start),
         }
         Ok(())
@@ -308,12 +349,14 @@ impl<W: Write> Writer<W> {
     /// Writes a key of any type; its TOC entries are dropped, its bytes kept for the TOC.
     fn any_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<(usize, usize)> {
         let stack_len = self.stack.len();
+        let nodes_len = self.nodes.len();
         let start = self.out.pos;
         self.out.push_spill();
         let result = key.serialize(&mut *self);
         let bytes = self.out.pop_spill();
         result?;
         self.stack.truncate(stack_len);
+        self.nodes.truncate(nodes_len);
         debug_assert_eq!(self.out.pos - start, bytes.len() as u64);
         self.out.write_uncounted(&bytes)?;
         let from = self.keys.len();
