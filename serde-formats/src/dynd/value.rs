@@ -22,8 +22,10 @@ use crate::{Error, ErrorKind, Position, Result};
 pub enum Value {
     /// A missing value of some `?T`.
     Missing,
-    /// A present value of `?T` whose payload is itself missing: `Some(None)` of `??T`. The
-    /// decoder wraps a payload in `Present` only then; other present values stand as they are.
+    /// A present value of `?T` whose payload is itself missing or present: `Some(None)` of
+    /// `??T` is `Present(Missing)`, `Some(Some(None))` of `???T` is `Present(Present(Missing))`.
+    /// The decoder wraps a payload in `Present` only then; other present values stand as they
+    /// are.
     Present(Box<Value>),
     /// The value of `void`.
     Void,
@@ -455,8 +457,8 @@ impl<'de> Visitor<'de> for TaggedOptionVisitor<'_> {
 
     fn visit_some<D: Deserializer<'de>>(self, de: D) -> Result<Value, D::Error> {
         match TypedSeed(self.0).deserialize(de)? {
-            // Some(None): keep it apart from None.
-            Value::Missing => Ok(Value::Present(Box::new(Value::Missing))),
+            // Some(None), Some(Some(None)), ...: keep each level apart from the one below.
+            value @ (Value::Missing | Value::Present(_)) => Ok(Value::Present(Box::new(value))),
             value => Ok(value),
         }
     }
@@ -796,6 +798,29 @@ mod tests {
         for a in [none, some_none, some] {
             assert_eq!(from_array_bytes(&to_bytes(&a).unwrap()).unwrap(), a);
         }
+    }
+
+    #[test]
+    fn every_level_of_nested_options_stays_apart() {
+        // Found by the dynd_array fuzz target: Some(Some(None)) of ???T read back as Some(None).
+        let present = |v| Value::Present(Box::new(v));
+        let cases = [
+            (Value::Missing, &b"\x00"[..]),
+            (present(Value::Missing), b"\x01\x00"),
+            (present(present(Value::Missing)), b"\x01\x01\x80"),
+            (Value::Int8(3), b"\x01\x01\x03"),
+        ];
+        for (value, data) in cases {
+            let a = array("???int8", value);
+            let bytes = to_bytes(&a).unwrap();
+            assert_eq!(&bytes[8..], data, "{a:?}");
+            assert_eq!(from_array_bytes(&bytes).unwrap(), a);
+        }
+        // The fuzzer's input: ???(???()) holding Some(Some(None)).
+        let bytes = b"\x0a???(???())\x01\x01\x00";
+        let a = from_array_bytes(bytes).unwrap();
+        assert_eq!(a.value, present(present(Value::Missing)));
+        assert_eq!(to_bytes(&a).unwrap(), bytes);
     }
 
     #[test]
