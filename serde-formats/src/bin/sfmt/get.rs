@@ -1,0 +1,158 @@
+//! `sfmt get FILE PATH`: one value of a toc file, read lazily through its table of contents.
+
+use std::cell::Cell;
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use serde_formats::toc::{self, Reader};
+
+use crate::formats::{self, Format};
+
+/// Arguments of `sfmt get`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A toc file.
+    file: PathBuf,
+    /// The path of the value: keys and indices separated by `/` (`items/3/name`, `-1` for the
+    /// last element); `~1` stands for `/` and `~0` for `~` inside a key; empty for the root.
+    path: String,
+    /// Print the bytes read and the time taken to stderr.
+    #[arg(long)]
+    stats: bool,
+    /// Indent the JSON.
+    #[arg(long)]
+    pretty: bool,
+}
+
+/// What was read from the file.
+#[derive(Debug, Default)]
+struct Counts {
+    bytes: Cell<u64>,
+    reads: Cell<u64>,
+}
+
+/// A file that counts the bytes read from it.
+struct CountingFile {
+    file: File,
+    counts: Rc<Counts>,
+}
+
+impl Read for CountingFile {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.file.read(buf)?;
+        self.counts.bytes.set(self.counts.bytes.get() + n as u64);
+        self.counts.reads.set(self.counts.reads.get() + 1);
+        Ok(n)
+    }
+}
+
+impl Seek for CountingFile {
+    fn seek(&mut self, pos: SeekFrom) -> io::Result<u64> {
+        self.file.seek(pos)
+    }
+}
+
+pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
+    let start = Instant::now();
+    let (mut file, size) = formats::open(&args.file)?;
+    if let Some(format) = Format::from_extension(&args.file).filter(|f| *f != Format::Toc) {
+        bail!(
+            "get reads toc files; {} is a {format} file by its extension",
+            args.file.display()
+        );
+    }
+    let head = formats::read_head(&mut file, toc::MAGIC_LEN)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    if !formats::has_toc_magic(&head) {
+        bail!(
+            "{} is not a toc file (it does not start with the msglc magic); get reads toc files",
+            args.file.display()
+        );
+    }
+    file.rewind()?;
+    let counts = Rc::new(Counts::default());
+    let source = CountingFile {
+        file,
+        counts: Rc::clone(&counts),
+    };
+    let what = || format!("cannot read {} as toc", args.file.display());
+    let reader = Reader::new(source).with_context(what)?;
+    let value: toc::Value = reader
+        .node(args.path.as_str())
+        .and_then(|node| node.decode())
+        .with_context(|| {
+            format!(
+                "cannot read path `{}` of {}",
+                args.path,
+                args.file.display()
+            )
+        })?;
+    let elapsed = start.elapsed();
+    let json = formats::toc_value_to_json(value);
+    if args.pretty {
+        serde_json::to_writer_pretty(&mut *out, &json)?;
+    } else {
+        serde_json::to_writer(&mut *out, &json)?;
+    }
+    writeln!(out)?;
+    out.flush()?;
+    if args.stats {
+        eprintln!(
+            "{}",
+            stats_line(counts.bytes.get(), counts.reads.get(), size, elapsed)
+        );
+    }
+    Ok(())
+}
+
+fn stats_line(bytes: u64, reads: u64, size: u64, elapsed: Duration) -> String {
+    let percent = if size == 0 {
+        0.0
+    } else {
+        bytes as f64 * 100.0 / size as f64
+    };
+    format!(
+        "read {} of {} bytes ({percent:.4}%) in {reads} reads, {:.3} ms",
+        thousands(bytes),
+        thousands(size),
+        elapsed.as_secs_f64() * 1e3
+    )
+}
+
+/// `1234567` as `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_groups_digits() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(104_857_650), "104,857,650");
+    }
+
+    #[test]
+    fn stats_line_gives_the_fraction_read() {
+        assert_eq!(
+            stats_line(512, 3, 2048, Duration::from_micros(1500)),
+            "read 512 of 2,048 bytes (25.0000%) in 3 reads, 1.500 ms"
+        );
+    }
+}
