@@ -690,7 +690,7 @@ impl<'r, S: Source> Node<'r, S> {
     ///
     /// ```
     /// use serde_formats::toc::{self, NodeShape, Reader, Value};
-    /// let rows: Vec<Vec<u32>> = (0..3).map(|i| vec![i; 3000]).collect();
+    /// let rows: Vec<Vec<u32>> = (0..3).map(|i| vec![1000 + i; 3000]).collect();
     /// let bytes = toc::to_bytes(&rows).unwrap();
     /// let reader = Reader::from_slice(&bytes).unwrap();
     /// let root = reader.root().unwrap();
