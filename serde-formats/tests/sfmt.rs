@@ -381,7 +381,7 @@ fn get_prints_one_path_as_json() {
     assert_eq!(stderr, "");
 }
 
-/// `read N of M bytes (P%) in R reads, T ms` as (N, M).
+/// `read N of M bytes (P%; D distinct) in R reads, T ms` as (N, M).
 fn parse_stats(line: &str) -> (u64, u64) {
     let number = |s: &str| s.replace(',', "").parse::<u64>().unwrap();
     let words: Vec<&str> = line.split_whitespace().collect();

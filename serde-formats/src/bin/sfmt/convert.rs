@@ -1,6 +1,6 @@
 //! `sfmt convert IN OUT`: decode IN into a JSON value and encode that as OUT's format.
 
-use std::io::Write;
+use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
@@ -56,13 +56,18 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
     };
     formats::write_atomically(&args.output, |file| {
         let spinner = progress::spinner(input_len, "encoding");
-        let mut writer = progress::Writer::new(&mut *file, spinner);
+        // Buffered before the bar: encoders write a few bytes at a time.
+        let mut writer = BufWriter::new(progress::Writer::new(&mut *file, spinner));
         formats::encode(to, &value, &mut writer, &options)
             .with_context(|| format!("cannot write {} as {to}", args.output.display()))?;
         if to == Format::Json {
             writer.write_all(b"\n")?;
         }
-        writer.into_inner();
+        writer
+            .into_inner()
+            .map_err(|e| e.into_error())
+            .with_context(|| format!("cannot write {}", args.output.display()))?
+            .into_inner();
         Ok(())
     })?;
     let written = std::fs::metadata(&args.output).map_or(0, |m| m.len());
