@@ -381,17 +381,17 @@ fn get_prints_one_path_as_json() {
     assert_eq!(stderr, "");
 }
 
-/// `read N of M bytes (P%; D distinct) in R reads, T ms` as (N, M).
-fn parse_stats(line: &str) -> (u64, u64) {
+/// `read N of M bytes (P%; D distinct) in R reads, T ms` as (N, M, D).
+fn parse_stats(line: &str) -> (u64, u64, u64) {
     let number = |s: &str| s.replace(',', "").parse::<u64>().unwrap();
     let words: Vec<&str> = line.split_whitespace().collect();
     assert_eq!(
-        (words[0], words[2], words[4]),
-        ("read", "of", "bytes"),
+        (words[0], words[2], words[4], words[7]),
+        ("read", "of", "bytes", "distinct)"),
         "{line}"
     );
     assert!(line.ends_with(" ms"), "{line}");
-    (number(words[1]), number(words[3]))
+    (number(words[1]), number(words[3]), number(words[6]))
 }
 
 #[test]
@@ -410,10 +410,13 @@ fn get_stats_show_a_leaf_read_from_a_small_fraction_of_the_file() {
     let (stdout, stderr) = ok(&["get", &file, "s13/29999", "--stats"]);
     assert_eq!(stdout, "419999.5\n");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    let (read, total) = parse_stats(stderr.trim_end());
+    let (read, total, distinct) = parse_stats(stderr.trim_end());
     assert_eq!(total, size);
     assert!(read * 100 < total, "read {read} of {total}");
-    assert!(read > 0);
+    // At least the header and the TOC were read.
+    let reader = toc::Reader::open(&file).unwrap();
+    assert!(distinct >= 50 + reader.toc_len(), "{distinct}");
+    assert!(distinct <= read);
 }
 
 #[test]
