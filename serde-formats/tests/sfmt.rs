@@ -625,3 +625,75 @@ fn a_path_missing_from_a_toc_file_is_one_line() {
     let line = fails(&["get", &input, "name"]);
     assert!(line.contains("get reads toc files"), "{line}");
 }
+
+#[test]
+fn combined_toc_files_show_their_nested_files_and_read_through_them() {
+    let dir = dir();
+    let a = toc::to_bytes(&json!({"x": [1, 2, 3]})).unwrap();
+    let b = toc::to_bytes(&json!("hello")).unwrap();
+    let file = path(&dir, "combined.toc");
+    std::fs::write(&file, toc::combine_map(&[("a", &a), ("b", &b)]).unwrap()).unwrap();
+    let (stdout, _) = ok(&["inspect", &file]);
+    let nested_tocs = [&a, &b].map(|f| toc::Reader::from_slice(f).unwrap().toc_len());
+    assert!(
+        stdout.contains(&format!(
+            ", 2 nested files (their TOCs: {} bytes, inside the data)\n",
+            nested_tocs[0] + nested_tocs[1]
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("  /  map, 2 entries, indexed (no span)\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!(
+            "    b  string = \"hello\" [0, 6), nested file with data at byte {}\n",
+            50 + a.len() + 50
+        )),
+        "{stdout}"
+    );
+    assert_eq!(ok(&["get", &file, "a/x/2"]).0, "3\n");
+    let back = path(&dir, "back.json");
+    ok(&["convert", &file, &back]);
+    assert_eq!(
+        read_json(&back),
+        json!({"a": {"x": [1, 2, 3]}, "b": "hello"})
+    );
+}
+
+#[test]
+fn inspect_depth_and_limit_bound_the_tree() {
+    let dir = dir();
+    let value = json!((0..20)
+        .map(|i| json!({"id": i, "pad": "p".repeat(500)}))
+        .collect::<Vec<_>>());
+    let input = write_json(&dir, "in.json", &value);
+    let file = path(&dir, "data.toc");
+    ok(&["convert", &input, &file]);
+    let (stdout, _) = ok(&["inspect", &file, "--depth", "0"]);
+    let tree = stdout.split_once("tree (").unwrap().1;
+    assert_eq!(tree.lines().count(), 2, "{stdout}");
+    let (stdout, _) = ok(&["inspect", &file, "--limit", "2"]);
+    let tree = stdout.split_once("tree (").unwrap().1;
+    assert_eq!(tree.lines().count(), 5, "{stdout}");
+    assert!(tree.ends_with("    ... 18 more\n"), "{stdout}");
+}
+
+#[test]
+fn nesting_past_the_limits_is_one_line() {
+    let dir = dir();
+    let deep = path(&dir, "deep.json");
+    std::fs::write(&deep, format!("{}{}", "[".repeat(300), "]".repeat(300))).unwrap();
+    let line = fails(&["convert", &deep, &path(&dir, "x.toc")]);
+    assert!(line.contains("recursion limit exceeded"), "{line}");
+    // MessagePack nests deeper than JSON allows; the toc writer stops at 128 levels.
+    let packed = path(&dir, "deep.msgpack");
+    let mut bytes = vec![0x91; 500];
+    bytes.push(0x01);
+    std::fs::write(&packed, bytes).unwrap();
+    let line = fails(&["convert", &packed, &path(&dir, "x.toc")]);
+    assert!(line.contains("depth limit"), "{line}");
+    let line = fails(&["convert", &packed, &path(&dir, "x.dynd")]);
+    assert!(line.starts_with("error: cannot write "), "{line}");
+}

@@ -21,9 +21,9 @@ pub struct Args {
     /// The format (default: from the extension, else from the contents).
     #[arg(long, value_name = "FMT")]
     from: Option<String>,
-    /// Levels of the tree to print below the root.
-    #[arg(long, default_value_t = 2)]
-    depth: usize,
+    /// Levels of the tree to print below the root (at most 64).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=64))]
+    depth: u8,
     /// Children to print per node.
     #[arg(long, default_value_t = 8)]
     limit: usize,
@@ -97,20 +97,25 @@ fn inspect_toc(args: &Args, out: &mut impl Write) -> Result<()> {
         "bytes: data {} ({:.2}%), toc {} ({:.2}%), magic and header {}",
         thousands(reader.data_len()),
         percent(reader.data_len()),
-        thousands(stats.toc_bytes),
-        percent(stats.toc_bytes),
+        thousands(reader.toc_len()),
+        percent(reader.toc_len()),
         toc::DATA_START
     )?;
+    let nested = match stats.nested_files {
+        0 => "0 nested files".to_owned(),
+        n => format!(
+            "{n} nested files (their TOCs: {} bytes, inside the data)",
+            thousands(stats.toc_bytes - reader.toc_len())
+        ),
+    };
     writeln!(
         out,
-        "toc: {} nodes, depth {}, {} indexed maps/arrays, {} block lists with {} blocks, {} \
-         nested files",
+        "toc: {} nodes, depth {}, {} indexed maps/arrays, {} block lists with {} blocks, {nested}",
         thousands(stats.nodes),
         stats.depth,
         thousands(stats.indexed),
         thousands(stats.block_lists),
         thousands(stats.blocks),
-        stats.nested_files
     )?;
     writeln!(out, "tree (positions are data bytes [start, end)):")?;
     let mut lines = 0;
@@ -165,7 +170,7 @@ fn write_toc_node<S: Source>(
         _ => value_preview(node)?,
     };
     writeln!(out, "{indent}{name}  {what} {span}{nested}")?;
-    if level > args.depth {
+    if level > usize::from(args.depth) {
         return Ok(());
     }
     if node.shape() == NodeShape::Blocks {
@@ -321,7 +326,7 @@ fn write_description(
                 return Ok(());
             }
             writeln!(out, "{head} {length} children from #{offset}")?;
-            if level > args.depth {
+            if level > usize::from(args.depth) {
                 return Ok(());
             }
             let first = usize::try_from(offset).unwrap_or(usize::MAX);
