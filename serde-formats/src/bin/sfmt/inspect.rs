@@ -127,7 +127,11 @@ fn inspect_toc(args: &Args, out: &mut impl Write) -> Result<()> {
         args,
         &mut lines,
         out,
-    )
+    )?;
+    if lines >= MAX_LINES {
+        writeln!(out, "  ... (cut at {MAX_LINES} lines)")?;
+    }
+    Ok(())
 }
 
 /// The magic as text: its non-zero tail, quoted.
