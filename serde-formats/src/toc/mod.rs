@@ -107,7 +107,7 @@ use crate::error::{Error, ErrorKind, Result};
 pub use combine::{combine_list, combine_map, Combiner};
 pub use layout::{DATA_START, DEFAULT_MAGIC, MAGIC_LEN};
 pub use path::{IntoPath, Path, Segment};
-pub use reader::{IoSource, Node, Reader, SliceSource, Source};
+pub use reader::{Block, IoSource, Node, NodeShape, Reader, SliceSource, Source, TocStats};
 pub use value::Value;
 
 use layout::Header;

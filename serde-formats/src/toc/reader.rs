@@ -231,6 +231,80 @@ impl<S: Source> Reader<S> {
         self.root()?.decode()
     }
 
+    /// The length of the data section (the header's `toc_start`).
+    pub fn data_len(&self) -> u64 {
+        self.root_file.data_len
+    }
+
+    /// The length of the TOC (the header's `toc_len`).
+    pub fn toc_len(&self) -> u64 {
+        self.root_file.toc_len as u64
+    }
+
+    /// Walks the whole TOC (not the data) and counts what it holds.
+    ///
+    /// ```
+    /// use serde_formats::toc::{self, Reader};
+    /// let rows: Vec<Vec<u32>> = (0..4).map(|i| vec![i; 300]).collect();
+    /// let bytes = toc::to_bytes_with(&rows, &toc::Config::new().block_size(100)).unwrap();
+    /// let stats = Reader::from_slice(&bytes).unwrap().toc_stats().unwrap();
+    /// // The root lists its 4 rows; each row is a list of blocks of trivial values.
+    /// assert_eq!((stats.nodes, stats.depth, stats.block_lists), (5, 1, 4));
+    /// assert_eq!(stats.toc_bytes + stats.data_bytes + 50, bytes.len() as u64);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::BadToc`] and the other errors of a malformed TOC,
+    /// [`ErrorKind::DepthLimitExceeded`].
+    pub fn toc_stats(&self) -> Result<TocStats> {
+        let mut stats = TocStats {
+            toc_bytes: self.root_file.toc_len as u64,
+            data_bytes: self.root_file.data_len,
+            ..TocStats::default()
+        };
+        self.walk_toc(&self.root()?, 0, &mut stats)?;
+        Ok(stats)
+    }
+
+    fn walk_toc(&self, node: &Node<'_, S>, depth: usize, stats: &mut TocStats) -> Result<()> {
+        stats.nodes += 1;
+        stats.depth = stats.depth.max(depth);
+        let toc = self.toc(&node.file);
+        let base = node.file.toc_abs;
+        let (t_pos, is_map) = match node.kind {
+            Kind::Data { .. } => return Ok(()),
+            Kind::Blocks { p_pos } => {
+                stats.block_lists += 1;
+                return node.blocks(toc, p_pos, |_, _, _| {
+                    stats.blocks += 1;
+                    Ok(false)
+                });
+            }
+            Kind::Map { t_pos, .. } => (t_pos, true),
+            Kind::Array { t_pos, .. } => (t_pos, false),
+        };
+        stats.indexed += 1;
+        let mut cur = Cursor::at(toc, t_pos, base);
+        let n = match cur.head()? {
+            Head::Map(n) | Head::Array(n) => n,
+            _ => return Err(bad_toc(base + t_pos as u64, "\"t\" changed")),
+        };
+        for _ in 0..n {
+            if is_map {
+                cur.skip_value()?;
+            }
+            let child = self.entry(&node.file, cur.pos(), node.depth + 1)?;
+            if !Rc::ptr_eq(&child.file, &node.file) {
+                stats.nested_files += 1;
+                stats.toc_bytes += child.file.toc_len as u64;
+            }
+            self.walk_toc(&child, depth + 1, stats)?;
+            cur.skip_value()?;
+        }
+        Ok(())
+    }
+
     fn toc<'s>(&'s self, file: &'s File) -> &'s [u8] {
         match &file.toc {
             Some(toc) => toc,
@@ -454,6 +528,54 @@ pub(super) enum Kind {
     Blocks { p_pos: usize },
 }
 
+/// How a node's TOC entry describes it (the node table of the [module docs](super)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NodeShape {
+    /// Known by its data span only: a scalar, a container the TOC does not index, or a part
+    /// of one.
+    Value,
+    /// A map whose entries the TOC lists (`"t": {...}`).
+    Map,
+    /// An array whose elements the TOC lists (`"t": [...]`).
+    Array,
+    /// An array of trivial values cut into blocks (`"p": [[count, start, end], ...]`).
+    Blocks,
+}
+
+/// One block of a block list: `count` values in the data bytes `start..end`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Block {
+    /// How many values the block holds.
+    pub count: u64,
+    /// Where its first value starts, relative to [`Node::data_start`].
+    pub start: u64,
+    /// Where its last value ends (exclusive).
+    pub end: u64,
+}
+
+/// What a file's table of contents holds, from [`Reader::toc_stats`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TocStats {
+    /// TOC entries, the root included (an entry that starts a nested file counts once, as the
+    /// root of that file).
+    pub nodes: u64,
+    /// Entries that list their children (`"t"`): indexed maps and arrays.
+    pub indexed: u64,
+    /// The deepest entry; the root is at depth 0.
+    pub depth: usize,
+    /// Entries that are block lists.
+    pub block_lists: u64,
+    /// Blocks in all block lists.
+    pub blocks: u64,
+    /// Files nested in a combined file.
+    pub nested_files: u64,
+    /// Bytes of TOC: the outer file's and those of nested files.
+    pub toc_bytes: u64,
+    /// Bytes of the outer file's data section (nested files inside it included).
+    pub data_bytes: u64,
+}
+
 /// A node of a file: a map, array or scalar whose data has not been read yet.
 ///
 /// Obtained from [`Reader::root`], [`Reader::node`] or [`Node::child`]. A node inside a value
@@ -504,6 +626,119 @@ impl<'r, S: Source> Node<'r, S> {
                 }
             }
         }
+    }
+
+    /// How the TOC describes this node.
+    pub fn shape(&self) -> NodeShape {
+        match self.kind {
+            Kind::Data { .. } => NodeShape::Value,
+            Kind::Map { .. } => NodeShape::Map,
+            Kind::Array { .. } => NodeShape::Array,
+            Kind::Blocks { .. } => NodeShape::Blocks,
+        }
+    }
+
+    /// The absolute offset of the data section of the file holding this node (50, or later
+    /// for a file nested in a combined file): the origin of [`span`](Self::span) and
+    /// [`Block`] positions.
+    pub fn data_start(&self) -> u64 {
+        self.file.data_start
+    }
+
+    /// The data bytes `[start, end)` of this node's value, relative to
+    /// [`data_start`](Self::data_start). For a block list, the bytes its blocks cover: from the
+    /// first block's start to the last block's end (the TOC does not record the array header
+    /// before the first block). `None` for a combined file, whose TOC gives no span.
+    ///
+    /// # Errors
+    ///
+    /// Errors of a malformed block list.
+    pub fn span(&self) -> Result<Option<(u64, u64)>> {
+        match self.kind {
+            Kind::Data { start, end } => Ok(Some((start, end))),
+            Kind::Map { span, .. } | Kind::Array { span, .. } => Ok(span),
+            Kind::Blocks { .. } => {
+                let blocks = self.block_list()?;
+                Ok(blocks
+                    .first()
+                    .zip(blocks.last())
+                    .map(|(first, last)| (first.start, last.end)))
+            }
+        }
+    }
+
+    /// The blocks of a block list ([`NodeShape::Blocks`]); empty for other nodes.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::BadToc`] for a malformed block list.
+    pub fn block_list(&self) -> Result<Vec<Block>> {
+        let mut list = Vec::new();
+        if let Kind::Blocks { p_pos } = self.kind {
+            let toc = self.reader.toc(&self.file);
+            self.blocks(toc, p_pos, |count, start, end| {
+                list.push(Block { count, start, end });
+                Ok(false)
+            })?;
+        }
+        Ok(list)
+    }
+
+    /// The first `max` children the TOC lists for an indexed map or array
+    /// ([`NodeShape::Map`], [`NodeShape::Array`]), with their keys (maps) or indices (arrays,
+    /// as [`Value::UInt`](super::Value::UInt)); empty for other nodes. Reads no data.
+    ///
+    /// ```
+    /// use serde_formats::toc::{self, NodeShape, Reader, Value};
+    /// let rows: Vec<Vec<u32>> = (0..3).map(|i| vec![1000 + i; 3000]).collect();
+    /// let bytes = toc::to_bytes(&rows).unwrap();
+    /// let reader = Reader::from_slice(&bytes).unwrap();
+    /// let root = reader.root().unwrap();
+    /// assert_eq!(root.shape(), NodeShape::Array);
+    /// let children = root.indexed_children(2).unwrap();
+    /// assert_eq!(children.len(), 2);
+    /// assert_eq!(children[1].0, Value::UInt(1));
+    /// assert_eq!(children[1].1.shape(), NodeShape::Blocks);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Errors of a malformed TOC, and decoding errors of map keys.
+    pub fn indexed_children(&self, max: usize) -> Result<Vec<(super::Value, Node<'r, S>)>> {
+        let (t_pos, is_map) = match self.kind {
+            Kind::Map { t_pos, .. } => (t_pos, true),
+            Kind::Array { t_pos, .. } => (t_pos, false),
+            Kind::Data { .. } | Kind::Blocks { .. } => return Ok(Vec::new()),
+        };
+        if self.depth >= self.reader.config.depth_limit {
+            return Err(Error::new(ErrorKind::DepthLimitExceeded));
+        }
+        let toc = self.reader.toc(&self.file);
+        let base = self.file.toc_abs;
+        let mut cur = Cursor::at(toc, t_pos, base);
+        let n = match cur.head()? {
+            Head::Map(n) | Head::Array(n) => n,
+            _ => return Err(bad_toc(base + t_pos as u64, "\"t\" changed")),
+        };
+        let shown = (n as usize).min(max);
+        let mut children = Vec::with_capacity(shown.min(cur.remaining()));
+        for index in 0..shown {
+            let key = if is_map {
+                let from = cur.pos();
+                cur.skip_value()?;
+                de::from_slice(
+                    &toc[from..cur.pos()],
+                    base + from as u64,
+                    self.reader.config.depth_limit,
+                )?
+            } else {
+                super::Value::UInt(index as u64)
+            };
+            let child = self.reader.entry(&self.file, cur.pos(), self.depth + 1)?;
+            children.push((key, child));
+            cur.skip_value()?;
+        }
+        Ok(children)
     }
 
     /// Whether [`len`](Self::len) is 0.

@@ -556,6 +556,13 @@ pub(crate) fn exercise(file: &[u8]) {
             let _ = root.len();
             let _ = root.keys::<Value>();
             let _ = root.decode::<Value>();
+            let _ = reader.toc_stats();
+            let _ = root.span();
+            if let Ok(children) = root.indexed_children(4) {
+                for (_, child) in children {
+                    let _ = (child.span(), child.block_list(), child.indexed_children(4));
+                }
+            }
             for i in [0, 1, -1] {
                 if let Ok(child) = root.child(i) {
                     let _ = child.decode::<Value>();
@@ -578,4 +585,114 @@ fn every_truncation_of_a_file_is_an_error() {
         );
         assert!(Reader::from_slice(&file[..len]).is_err(), "prefix {len}");
     }
+}
+
+#[test]
+fn inspection_reports_shapes_spans_blocks_and_indexed_children() {
+    let mut map = BTreeMap::new();
+    map.insert(
+        "items".to_owned(),
+        Value::Array(records(50).iter().map(to_value).collect()),
+    );
+    map.insert("floats".to_owned(), to_value(&vec![0.25f64; 100]));
+    map.insert("a".to_owned(), Value::UInt(1));
+    let file = to_bytes_with(&map, &Config::new().block_size(64)).unwrap();
+    let (data, toc) = sections(&file);
+    let reader = Reader::from_slice(&file).unwrap();
+    assert_eq!(reader.data_len(), data.len() as u64);
+    assert_eq!(reader.toc_len(), toc.len() as u64);
+    let root = reader.root().unwrap();
+    assert_eq!(root.shape(), NodeShape::Map);
+    assert_eq!(root.data_start(), DATA_START as u64);
+    assert_eq!(root.span().unwrap(), Some((0, data.len() as u64)));
+    let children = root.indexed_children(usize::MAX).unwrap();
+    let keys: Vec<Value> = children.iter().map(|(k, _)| k.clone()).collect();
+    assert_eq!(keys, ["a", "floats", "items"].map(Value::from));
+    // Every child's span holds exactly the msgpack of its value.
+    // A block list's span starts at its first block, after the array header (3 bytes here).
+    for ((key, child), header) in children.iter().zip([0, 3, 0]) {
+        let Value::Str(key) = key else {
+            panic!("{key:?}")
+        };
+        let (s, e) = child.span().unwrap().unwrap();
+        assert_eq!(
+            &data[s as usize..e as usize],
+            &data_of(&map[key.as_str()])[header..]
+        );
+    }
+    assert_eq!(children[0].1.shape(), NodeShape::Value);
+    assert_eq!(children[0].1.block_list().unwrap(), []);
+    // 100 floats of 9 bytes with T = 64: blocks of 8 floats (72 bytes), the last of 4.
+    let floats = &children[1].1;
+    assert_eq!(floats.shape(), NodeShape::Blocks);
+    let blocks = floats.block_list().unwrap();
+    assert_eq!(blocks.len(), 13);
+    assert!(blocks[..12]
+        .iter()
+        .all(|b| b.count == 8 && b.end - b.start == 72));
+    assert_eq!(
+        (blocks[12].count, blocks[12].end - blocks[12].start),
+        (4, 36)
+    );
+    assert_eq!(floats.indexed_children(5).unwrap().len(), 0);
+    let items = &children[2].1;
+    assert_eq!(items.shape(), NodeShape::Array);
+    let first = items.indexed_children(3).unwrap();
+    assert_eq!(first.len(), 3);
+    assert_eq!(first[2].0, Value::UInt(2));
+    assert_eq!(first[2].1.decode::<Item>().unwrap(), records(50)[2]);
+
+    let stats = reader.toc_stats().unwrap();
+    assert_eq!(
+        stats,
+        TocStats {
+            // root, 3 children, 50 items
+            nodes: 54,
+            indexed: 2,
+            depth: 2,
+            block_lists: 1,
+            blocks: 13,
+            nested_files: 0,
+            toc_bytes: toc.len() as u64,
+            data_bytes: data.len() as u64,
+        }
+    );
+}
+
+#[test]
+fn toc_stats_count_nested_files_and_their_tocs() {
+    let a = to_bytes(&BTreeMap::from([("x", vec![1u8, 2, 3])])).unwrap();
+    let b = to_bytes(&"hello").unwrap();
+    let list = combine_list(&[&a, &b]).unwrap();
+    let reader = Reader::from_slice(&list).unwrap();
+    let toc_of = |file: &[u8]| sections(file).1.len() as u64;
+    let stats = reader.toc_stats().unwrap();
+    assert_eq!(stats.nested_files, 2);
+    assert_eq!(stats.nodes, 3);
+    assert_eq!(stats.toc_bytes, toc_of(&list) + toc_of(&a) + toc_of(&b));
+    assert_eq!(stats.data_bytes, (a.len() + b.len()) as u64);
+    let root = reader.root().unwrap();
+    assert_eq!(root.span().unwrap(), None);
+    let children = root.indexed_children(9).unwrap();
+    assert_eq!(
+        children[1].1.data_start(),
+        (DATA_START + a.len() + DATA_START) as u64
+    );
+    assert_eq!(children[1].1.decode::<String>().unwrap(), "hello");
+}
+
+#[test]
+fn toc_stats_of_a_corrupted_toc_is_an_error() {
+    let rows: Vec<Vec<u32>> = (0..4).map(|i| vec![i; 300]).collect();
+    let mut file = to_bytes_with(&rows, &Config::new().block_size(100)).unwrap();
+    // The TOC ends with the end of the last block, a uint16 (`cd`): point it past the data.
+    let at = file.len() - 3;
+    assert_eq!(file[at], 0xcd);
+    file[at..].copy_from_slice(&[0xcd, 0xff, 0xff]);
+    let reader = Reader::from_slice(&file).unwrap();
+    let err = reader.toc_stats().unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::BadToc);
+    assert_eq!(err.message(), Some("block outside the data or inverted"));
+    // The walk stops there; the rows before it are still readable.
+    assert_eq!(reader.get::<Vec<u32>>("2").unwrap(), vec![2; 300]);
 }

@@ -1,0 +1,341 @@
+//! The formats sfmt knows: names, detection, and conversion to and from JSON values.
+//!
+//! Every conversion goes through [`serde_json::Value`]. Where a format cannot say everything
+//! JSON says, the mapping is documented on [`encode`] and [`decode`].
+
+use std::fmt;
+use std::fs::File;
+use std::io::{BufWriter, Read, Seek, Write};
+use std::path::Path;
+
+use anyhow::{anyhow, bail, Context, Result};
+use serde::de::IgnoredAny;
+use serde::Deserialize;
+use serde_formats::{dynd, toc, typed_column, vector};
+use serde_json::Value as Json;
+
+use crate::{dynd_json, progress};
+
+/// A file format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Json,
+    Msgpack,
+    Toc,
+    Dynd,
+    TypedColumn,
+    Vector,
+}
+
+impl Format {
+    /// The formats `compare` encodes, in table order.
+    pub const COMPARED: [Format; 5] = [
+        Format::Json,
+        Format::Msgpack,
+        Format::Toc,
+        Format::Dynd,
+        Format::TypedColumn,
+    ];
+
+    const NAMES: &'static str = "json, msgpack, toc, dynd, typed-column, vector";
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Json => "json",
+            Format::Msgpack => "msgpack",
+            Format::Toc => "toc",
+            Format::Dynd => "dynd",
+            Format::TypedColumn => "typed-column",
+            Format::Vector => "vector",
+        }
+    }
+
+    /// Parses a format name given on the command line (`--from`, `--to`).
+    pub fn parse(name: &str) -> Result<Format> {
+        Format::from_name(&name.to_ascii_lowercase())
+            .ok_or_else(|| anyhow!("unknown format `{name}` (known: {})", Format::NAMES))
+    }
+
+    /// A format by its name or a file extension.
+    fn from_name(name: &str) -> Option<Format> {
+        Some(match name {
+            "json" => Format::Json,
+            "msgpack" | "mpk" | "mp" => Format::Msgpack,
+            "toc" | "msglc" => Format::Toc,
+            "dynd" => Format::Dynd,
+            "typed-column" | "typed" | "tc" => Format::TypedColumn,
+            "vector" | "vec" | "velox" => Format::Vector,
+            _ => return None,
+        })
+    }
+
+    /// The format a file's extension names, if any.
+    pub fn from_extension(path: &Path) -> Option<Format> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        Format::from_name(&ext)
+    }
+
+    /// The format `given` names, else the one `path`'s extension names.
+    pub fn given_or_extension(given: Option<&str>, path: &Path) -> Result<Option<Format>> {
+        match given {
+            Some(name) => Format::parse(name).map(Some),
+            None => Ok(Format::from_extension(path)),
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Whether `head` starts with a toc file's magic.
+pub fn has_toc_magic(head: &[u8]) -> bool {
+    head.starts_with(&toc::DEFAULT_MAGIC)
+}
+
+/// The format of a whole file's bytes: the toc magic, else the first format that decodes
+/// them completely, most specific first (typed-column and dynd check their own structure,
+/// JSON and msgpack accept the most).
+pub fn sniff(bytes: &[u8]) -> Option<Format> {
+    if has_toc_magic(bytes) {
+        return Some(Format::Toc);
+    }
+    if typed_column::View::from_bytes(bytes).is_ok() {
+        return Some(Format::TypedColumn);
+    }
+    if dynd::from_array_bytes(bytes).is_ok() {
+        return Some(Format::Dynd);
+    }
+    if vector::from_bytes(bytes).is_ok() {
+        return Some(Format::Vector);
+    }
+    if serde_json::from_slice::<IgnoredAny>(bytes).is_ok() {
+        return Some(Format::Json);
+    }
+    if read_msgpack(bytes).is_ok() {
+        return Some(Format::Msgpack);
+    }
+    None
+}
+
+/// The error for a file whose format cannot be told.
+pub fn undetected(path: &Path) -> anyhow::Error {
+    anyhow!(
+        "cannot detect the format of {}: it is not a valid toc, typed-column, dynd, VectorSaver, \
+         JSON or msgpack file (name the format with --from: {})",
+        path.display(),
+        Format::NAMES
+    )
+}
+
+/// Opens `path` for reading, with its size.
+pub fn open(path: &Path) -> Result<(File, u64)> {
+    let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let len = file
+        .metadata()
+        .with_context(|| format!("cannot read {}", path.display()))?
+        .len();
+    Ok((file, len))
+}
+
+/// Reads a whole file, with a progress bar when it is large.
+pub fn read(path: &Path) -> Result<Vec<u8>> {
+    let (file, len) = open(path)?;
+    progress::read_all(file, len, "reading")
+        .with_context(|| format!("cannot read {}", path.display()))
+}
+
+/// Reads a whole file and finds its format: `given`, else the extension, else the contents.
+pub fn read_with_format(path: &Path, given: Option<&str>) -> Result<(Format, Vec<u8>)> {
+    let format = Format::given_or_extension(given, path)?;
+    let bytes = read(path)?;
+    match format.or_else(|| sniff(&bytes)) {
+        Some(format) => Ok((format, bytes)),
+        None => Err(undetected(path)),
+    }
+}
+
+/// Decodes a file of `format` into JSON.
+///
+/// - toc, msgpack: byte strings become arrays of numbers, map keys that are not strings their
+///   JSON text (`1`, `true`), NaN and infinities `null`;
+/// - dynd: the JSON of [`dynd::Value`] (missing values and `void` are `null`);
+/// - typed-column: what `deserialize_any` gives: a Column is an array (so maps written as
+///   `[key, value]` pairs come back as such, and unit/`null` as `[]`), integer Fractions are
+///   integers, other Fractions and Floats are floats.
+pub fn decode(format: Format, bytes: &[u8]) -> Result<Json> {
+    match format {
+        Format::Json => Ok(serde_json::from_slice(bytes)?),
+        Format::Msgpack => Ok(toc_value_to_json(read_msgpack(bytes)?)),
+        Format::Toc => Ok(toc_value_to_json(toc::from_bytes::<toc::Value>(bytes)?)),
+        Format::Dynd => Ok(Json::from(dynd::from_array_bytes(bytes)?.value)),
+        Format::TypedColumn => Ok(typed_column::from_bytes::<Json>(bytes)?),
+        Format::Vector => bail!(
+            "VectorSaver files hold typed vectors, not JSON values: sfmt inspects them but does \
+             not convert them"
+        ),
+    }
+}
+
+/// Settings of the encoders.
+#[derive(Debug, Clone)]
+pub struct EncodeOptions {
+    /// The toc block size.
+    pub block_size: u64,
+    /// Indent JSON output.
+    pub pretty: bool,
+}
+
+impl Default for EncodeOptions {
+    fn default() -> Self {
+        EncodeOptions {
+            block_size: toc::Config::new().get_block_size(),
+            pretty: false,
+        }
+    }
+}
+
+/// Encodes `value` as `format` into `out`.
+///
+/// - JSON and msgpack keep everything;
+/// - toc writes the value's MessagePack with a table of contents (`--block-size`);
+/// - dynd writes a self-describing `array[Any]` whose datashape is inferred from the value
+///   (see [`dynd_json`]);
+/// - typed-column uses the crate's serde mapping: objects become Columns of `[key, value]`
+///   pairs and `null` an empty Column, since the format has no map or null kinds; integers
+///   outside `i64` are an error.
+pub fn encode<W: Write + Seek>(
+    format: Format,
+    value: &Json,
+    out: &mut W,
+    options: &EncodeOptions,
+) -> Result<()> {
+    match format {
+        Format::Json => {
+            if options.pretty {
+                serde_json::to_writer_pretty(&mut *out, value)?;
+            } else {
+                serde_json::to_writer(&mut *out, value)?;
+            }
+        }
+        Format::Msgpack => rmp_serde::encode::write(out, value)?,
+        Format::Toc => {
+            let config = toc::Config::new().block_size(options.block_size);
+            toc::to_writer_with(out, value, &config)?;
+        }
+        Format::Dynd => dynd::to_writer(out, &dynd_json::to_array(value)?)?,
+        Format::TypedColumn => typed_column::to_writer(out, value)?,
+        Format::Vector => bail!("sfmt does not write VectorSaver files"),
+    }
+    Ok(())
+}
+
+/// Encodes `value` into a byte vector (for `compare`).
+pub fn encode_to_vec(format: Format, value: &Json, options: &EncodeOptions) -> Result<Vec<u8>> {
+    let mut out = std::io::Cursor::new(Vec::new());
+    encode(format, value, &mut out, options)?;
+    Ok(out.into_inner())
+}
+
+/// Writes `path` atomically: `write` fills a temporary file in the same directory, which is
+/// synced and renamed over `path`. On error `path` is untouched and the temporary file removed.
+pub fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut BufWriter<&mut File>) -> Result<()>,
+) -> Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".sfmt-").suffix(".tmp");
+    // Like `File::create`: 0o666 minus the umask, not the temporary file's owner-only 0o600.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut temp = builder
+        .tempfile_in(dir)
+        .with_context(|| format!("cannot create a file in {}", dir.display()))?;
+    {
+        let mut buffered = BufWriter::with_capacity(1 << 20, temp.as_file_mut());
+        write(&mut buffered)?;
+        buffered
+            .flush()
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    temp.as_file()
+        .sync_all()
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    temp.persist(path)
+        .map_err(|e| anyhow::Error::new(e.error))
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+/// Decodes one whole MessagePack value; bytes after it are an error.
+pub fn read_msgpack(bytes: &[u8]) -> Result<toc::Value> {
+    let mut de = rmp_serde::Deserializer::new(std::io::Cursor::new(bytes));
+    let value = toc::Value::deserialize(&mut de).map_err(|err| {
+        let end = de.position();
+        msgpack_error(&err, end)
+    })?;
+    let end = de.position();
+    if end != bytes.len() as u64 {
+        bail!(
+            "{} bytes after the MessagePack value at byte {end}",
+            bytes.len() as u64 - end
+        );
+    }
+    Ok(value)
+}
+
+/// One line for an rmp-serde error (whose `Display` repeats its source) at byte `at`.
+fn msgpack_error(err: &rmp_serde::decode::Error, at: u64) -> anyhow::Error {
+    use rmp_serde::decode::Error as E;
+    match err {
+        E::InvalidMarkerRead(io) | E::InvalidDataRead(io)
+            if io.kind() == std::io::ErrorKind::UnexpectedEof =>
+        {
+            anyhow!("unexpected end of input at byte {at}")
+        }
+        E::InvalidMarkerRead(io) | E::InvalidDataRead(io) => anyhow!("{io} at byte {at}"),
+        other => anyhow!("{other} at byte {at}"),
+    }
+}
+
+/// JSON for a MessagePack value (see [`decode`]).
+pub fn toc_value_to_json(value: toc::Value) -> Json {
+    match value {
+        toc::Value::Nil => Json::Null,
+        toc::Value::Bool(v) => Json::Bool(v),
+        toc::Value::UInt(v) => Json::from(v),
+        toc::Value::Int(v) => Json::from(v),
+        toc::Value::F64(v) => serde_json::Number::from_f64(v).map_or(Json::Null, Json::Number),
+        toc::Value::Str(v) => Json::String(v),
+        toc::Value::Bin(v) => Json::Array(v.into_iter().map(Json::from).collect()),
+        toc::Value::Array(items) => Json::Array(items.into_iter().map(toc_value_to_json).collect()),
+        toc::Value::Map(entries) => Json::Object(
+            entries
+                .into_iter()
+                .map(|(key, value)| {
+                    let key = match key {
+                        toc::Value::Str(key) => key,
+                        other => toc_value_to_json(other).to_string(),
+                    };
+                    (key, toc_value_to_json(value))
+                })
+                .collect(),
+        ),
+    }
+}
+
+/// Reads up to `n` bytes from the start of `reader`.
+pub fn read_head(reader: &mut impl Read, n: usize) -> std::io::Result<Vec<u8>> {
+    let mut head = Vec::with_capacity(n);
+    reader.take(n as u64).read_to_end(&mut head)?;
+    Ok(head)
+}

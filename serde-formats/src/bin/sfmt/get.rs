@@ -1,0 +1,210 @@
+//! `sfmt get FILE PATH`: one value of a toc file, read lazily through its table of contents.
+
+use std::cell::{Cell, RefCell};
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use serde_formats::toc::{self, Reader};
+
+use crate::formats::{self, Format};
+
+/// Arguments of `sfmt get`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A toc file.
+    file: PathBuf,
+    /// The path of the value: keys and indices separated by `/` (`items/3/name`, `-1` for the
+    /// last element); `~1` stands for `/` and `~0` for `~` inside a key; empty for the root.
+    path: String,
+    /// Print the bytes read and the time taken to stderr.
+    #[arg(long)]
+    stats: bool,
+    /// Indent the JSON.
+    #[arg(long)]
+    pretty: bool,
+}
+
+/// What was read from the file.
+#[derive(Debug, Default)]
+struct Counts {
+    bytes: Cell<u64>,
+    reads: Cell<u64>,
+    /// The byte ranges read, `[start, end)`.
+    ranges: RefCell<Vec<(u64, u64)>>,
+}
+
+impl Counts {
+    /// Bytes read at least once: the size of the union of the ranges.
+    fn distinct(&self) -> u64 {
+        let mut ranges = self.ranges.borrow().clone();
+        ranges.sort_unstable();
+        let mut total = 0;
+        let mut covered_to = 0;
+        for (start, end) in ranges {
+            let start = start.max(covered_to);
+            if end > start {
+                total += end - start;
+                covered_to = end;
+            }
+        }
+        total
+    }
+}
+
+/// A file that counts the bytes read from it.
+struct CountingFile {
+    file: File,
+    pos: u64,
+    counts: Rc<Counts>,
+}
+
+impl Read for CountingFile {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.file.read(buf)?;
+        let counts = &self.counts;
+        counts.bytes.set(counts.bytes.get() + n as u64);
+        counts.reads.set(counts.reads.get() + 1);
+        counts
+            .ranges
+            .borrow_mut()
+            .push((self.pos, self.pos + n as u64));
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+impl Seek for CountingFile {
+    fn seek(&mut self, pos: SeekFrom) -> io::Result<u64> {
+        self.pos = self.file.seek(pos)?;
+        Ok(self.pos)
+    }
+}
+
+pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
+    let start = Instant::now();
+    let (mut file, size) = formats::open(&args.file)?;
+    if let Some(format) = Format::from_extension(&args.file).filter(|f| *f != Format::Toc) {
+        bail!(
+            "get reads toc files; {} is a {format} file by its extension",
+            args.file.display()
+        );
+    }
+    let head = formats::read_head(&mut file, toc::MAGIC_LEN)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    if !formats::has_toc_magic(&head) {
+        bail!(
+            "{} is not a toc file (it does not start with the msglc magic); get reads toc files",
+            args.file.display()
+        );
+    }
+    file.rewind()?;
+    let counts = Rc::new(Counts::default());
+    let source = CountingFile {
+        file,
+        pos: 0,
+        counts: Rc::clone(&counts),
+    };
+    let what = || format!("cannot read {} as toc", args.file.display());
+    let reader = Reader::new(source).with_context(what)?;
+    let value: toc::Value = reader
+        .node(args.path.as_str())
+        .and_then(|node| node.decode())
+        .with_context(|| {
+            format!(
+                "cannot read path `{}` of {}",
+                args.path,
+                args.file.display()
+            )
+        })?;
+    let elapsed = start.elapsed();
+    let json = formats::toc_value_to_json(value);
+    if args.pretty {
+        serde_json::to_writer_pretty(&mut *out, &json)?;
+    } else {
+        serde_json::to_writer(&mut *out, &json)?;
+    }
+    writeln!(out)?;
+    out.flush()?;
+    if args.stats {
+        eprintln!(
+            "{}",
+            stats_line(
+                counts.bytes.get(),
+                counts.distinct(),
+                counts.reads.get(),
+                size,
+                elapsed
+            )
+        );
+    }
+    Ok(())
+}
+
+/// `read N of M bytes (P%; D distinct) in R reads, T ms`: N counts every byte read, re-reads
+/// included; D counts each byte of the file once.
+fn stats_line(bytes: u64, distinct: u64, reads: u64, size: u64, elapsed: Duration) -> String {
+    let percent = if size == 0 {
+        0.0
+    } else {
+        bytes as f64 * 100.0 / size as f64
+    };
+    format!(
+        "read {} of {} bytes ({percent:.4}%; {} distinct) in {reads} reads, {:.3} ms",
+        thousands(bytes),
+        thousands(size),
+        thousands(distinct),
+        elapsed.as_secs_f64() * 1e3
+    )
+}
+
+/// `1234567` as `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_groups_digits() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(104_857_650), "104,857,650");
+    }
+
+    #[test]
+    fn stats_line_gives_the_fraction_read() {
+        assert_eq!(
+            stats_line(512, 500, 3, 2048, Duration::from_micros(1500)),
+            "read 512 of 2,048 bytes (25.0000%; 500 distinct) in 3 reads, 1.500 ms"
+        );
+    }
+
+    #[test]
+    fn distinct_bytes_count_overlapping_reads_once() {
+        let counts = Counts::default();
+        counts.ranges.borrow_mut().extend([
+            (50, 100),
+            (0, 50),
+            (60, 70),
+            (90, 120),
+            (200, 210),
+            (205, 205),
+        ]);
+        assert_eq!(counts.distinct(), 130);
+    }
+}
