@@ -24,16 +24,7 @@ use serde::{Deserialize, Serialize};
 
 /// The crate under test. Everything of `columnar` this file uses goes through here.
 mod ours_api {
-    // pub use columnar::{columnar, from_bytes, iter_from_bytes, to_vec, DeltaRleable, Rleable};
-    // Until the derive lands: serde_columnar stands in, to check this harness.
-    pub use serde_columnar::{
-        columnar, from_bytes, iter_from_bytes, to_vec, DeltaRleable, Rleable,
-    };
-    pub mod iter_names {
-        pub use serde_columnar::iterable::{
-            AnyRleIter, BoolRleIter, DeltaOfDeltaIter, DeltaRleIter, GenericIter,
-        };
-    }
+    pub use columnar::{columnar, from_bytes, iter_from_bytes, to_vec, DeltaRleable, Rleable};
 }
 
 /// Stamps the same schema items twice: `sc` for serde_columnar, `ours` for columnar.
@@ -58,8 +49,6 @@ macro_rules! twins {
             use super::*;
             #[allow(unused_imports)]
             use crate::ours_api::{columnar, DeltaRleable, Rleable};
-            #[allow(unused_imports)]
-            use crate::ours_api::iter_names::*;
             $($body)*
         }
     };
@@ -1330,6 +1319,141 @@ mod wide {
         }
     }
 
+    /// The same 40 fields as a map row: serde_columnar's map rows stop at 11 fields (its
+    /// `multiunzip` of a tuple of keys and columns), so this one is checked without it.
+    #[allow(dead_code)]
+    pub mod ours_only {
+        use crate::ours_api::columnar;
+
+        #[columnar(map, ser, de)]
+        #[derive(Debug, Clone, PartialEq, Default)]
+        pub struct WideMap {
+            pub f0: u8,
+            #[columnar(strategy = "Rle")]
+            pub f1: u32,
+            #[columnar(strategy = "DeltaRle")]
+            pub f2: i64,
+            #[columnar(strategy = "BoolRle")]
+            pub f3: bool,
+            #[columnar(strategy = "DeltaOfDelta")]
+            pub f4: i64,
+            pub f5: String,
+            #[columnar(strategy = "Rle")]
+            pub f6: String,
+            #[columnar(strategy = "DeltaRle")]
+            pub f7: u16,
+            pub f8: u8,
+            #[columnar(strategy = "Rle")]
+            pub f9: u32,
+            #[columnar(strategy = "DeltaRle")]
+            pub f10: i64,
+            #[columnar(strategy = "BoolRle")]
+            pub f11: bool,
+            #[columnar(strategy = "DeltaOfDelta")]
+            pub f12: i64,
+            pub f13: String,
+            #[columnar(strategy = "Rle")]
+            pub f14: String,
+            #[columnar(strategy = "DeltaRle")]
+            pub f15: u16,
+            pub f16: u8,
+            #[columnar(strategy = "Rle")]
+            pub f17: u32,
+            #[columnar(strategy = "DeltaRle")]
+            pub f18: i64,
+            #[columnar(strategy = "BoolRle")]
+            pub f19: bool,
+            #[columnar(strategy = "DeltaOfDelta")]
+            pub f20: i64,
+            pub f21: String,
+            #[columnar(strategy = "Rle")]
+            pub f22: String,
+            #[columnar(strategy = "DeltaRle")]
+            pub f23: u16,
+            pub f24: u8,
+            #[columnar(strategy = "Rle")]
+            pub f25: u32,
+            #[columnar(strategy = "DeltaRle")]
+            pub f26: i64,
+            #[columnar(strategy = "BoolRle")]
+            pub f27: bool,
+            #[columnar(strategy = "DeltaOfDelta")]
+            pub f28: i64,
+            pub f29: String,
+            #[columnar(strategy = "Rle")]
+            pub f30: String,
+            #[columnar(strategy = "DeltaRle")]
+            pub f31: u16,
+            pub f32: u8,
+            #[columnar(strategy = "Rle")]
+            pub f33: u32,
+            #[columnar(strategy = "DeltaRle")]
+            pub f34: i64,
+            #[columnar(strategy = "BoolRle")]
+            pub f35: bool,
+            #[columnar(strategy = "DeltaOfDelta", optional, index = 1)]
+            pub f36: i64,
+            #[columnar(optional, index = 3)]
+            pub f37: String,
+            #[columnar(strategy = "Rle", optional, index = 5)]
+            pub f38: String,
+            #[columnar(strategy = "DeltaRle", optional, index = 7)]
+            pub f39: u16,
+        }
+
+        #[columnar(ser, de)]
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct MapTable {
+            #[columnar(class = "map")]
+            pub map: std::collections::BTreeMap<u64, WideMap>,
+        }
+    }
+
+    pub fn to_map_row(w: &ours::Wide) -> ours_only::WideMap {
+        ours_only::WideMap {
+            f0: w.f0,
+            f1: w.f1,
+            f2: w.f2,
+            f3: w.f3,
+            f4: w.f4,
+            f5: w.f5.clone(),
+            f6: w.f6.clone(),
+            f7: w.f7,
+            f8: w.f8,
+            f9: w.f9,
+            f10: w.f10,
+            f11: w.f11,
+            f12: w.f12,
+            f13: w.f13.clone(),
+            f14: w.f14.clone(),
+            f15: w.f15,
+            f16: w.f16,
+            f17: w.f17,
+            f18: w.f18,
+            f19: w.f19,
+            f20: w.f20,
+            f21: w.f21.clone(),
+            f22: w.f22.clone(),
+            f23: w.f23,
+            f24: w.f24,
+            f25: w.f25,
+            f26: w.f26,
+            f27: w.f27,
+            f28: w.f28,
+            f29: w.f29.clone(),
+            f30: w.f30.clone(),
+            f31: w.f31,
+            f32: w.f32,
+            f33: w.f33,
+            f34: w.f34,
+            f35: w.f35,
+            f36: w.f36,
+            f37: w.f37.clone(),
+            f38: w.f38.clone(),
+            f39: w.f39,
+        }
+    }
+
     /// f<i> = i where the type allows (negated for the DeltaRle i64 fields), booleans
     /// alternate from true, Generic strings empty, Rle strings "é".
     pub fn simple_wide() -> ours::Wide {
@@ -1429,9 +1553,50 @@ mod wide {
         let bytes = differential!(table, ours::Table, sc::Table);
         assert_eq!(Hex(&bytes), Hex(&expected));
     }
+
+    #[test]
+    fn map_row_of_40_fields_gives_spec_bytes_and_reads_them_back() {
+        // table of 1 field; map container of 40 fields + the keys; keys Vec<u64> [5]
+        let mut expected = vec![0x01, 0x29, 0x01, 0x05];
+        expected.extend(simple_wide_body());
+        let table = ours_only::MapTable {
+            map: [(5, to_map_row(&simple_wide()))].into_iter().collect(),
+        };
+        let bytes = ours_api::to_vec(&table).unwrap();
+        assert_eq!(Hex(&bytes), Hex(&expected));
+        let back: ours_only::MapTable = ours_api::from_bytes(&expected).unwrap();
+        assert_eq!(back, table);
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+        /// A map container is the keys, then the columns a vec container of the same rows (in key
+        /// order) would hold: the columns come from serde_columnar's vec bytes.
+        #[test]
+        fn map_of_rows_with_40_fields_has_serde_columnars_vec_columns_after_the_keys(
+            seeds in keyed(int!(u64), vec(any::<u64>(), 40)),
+        ) {
+            let rows: Vec<ours::Wide> = seeds.values().map(|s| wide_from(s)).collect();
+            let keys: Vec<u64> = seeds.keys().copied().collect();
+            let sc_table: sc::Table = ours::Table { rows: rows.clone() }.twin();
+            let sc_vec = serde_columnar::to_vec(&sc_table).unwrap();
+            assert_eq!(sc_vec[..2], [0x01, 0x28]);
+            let mut expected = vec![0x01, 0x29];
+            expected.extend(postcard::to_allocvec(&keys).unwrap());
+            expected.extend(&sc_vec[2..]);
+
+            let table = ours_only::MapTable {
+                map: keys.iter().copied().zip(rows.iter().map(to_map_row)).collect(),
+            };
+            let bytes = ours_api::to_vec(&table).unwrap();
+            assert_eq!(Hex(&bytes), Hex(&expected));
+            let back: ours_only::MapTable = ours_api::from_bytes(&bytes).unwrap();
+            assert_eq!(back, table);
+        }
+    }
 }
 
-// ----
+// ---------------------------------------------------------------- generic rows
 
 mod generic {
     use super::*;

@@ -279,15 +279,20 @@ macro_rules! map_table {
 macro_rules! dod_table {
     ($m:ident, $skipped:expr) => {
         $m::DodTable {
-            rows: [(1, 7, None), (2, 8, Some(1)), (3, 8, None), (4, 7, Some(300))]
-                .into_iter()
-                .map(|(t, k, g)| $m::DodRow {
-                    t,
-                    k,
-                    s: $skipped,
-                    g,
-                })
-                .collect(),
+            rows: [
+                (1, 7, None),
+                (2, 8, Some(1)),
+                (3, 8, None),
+                (4, 7, Some(300)),
+            ]
+            .into_iter()
+            .map(|(t, k, g)| $m::DodRow {
+                t,
+                k,
+                s: $skipped,
+                g,
+            })
+            .collect(),
             cache: u64::from($skipped),
         }
     };
@@ -302,7 +307,12 @@ macro_rules! check_golden {
         let back: $T = columnar::from_bytes(&expected).expect("columnar decodes the golden bytes");
         assert_eq!(back, $decoded, "columnar::from_bytes of {}", $file);
         let peer = serde_columnar::to_vec(&$peer).expect("serde_columnar encodes");
-        assert_eq!(Hex(&peer), Hex(&expected), "serde_columnar disagrees with {}", $file);
+        assert_eq!(
+            Hex(&peer),
+            Hex(&expected),
+            "serde_columnar disagrees with {}",
+            $file
+        );
         expected
     }};
 }
