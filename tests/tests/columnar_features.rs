@@ -1,0 +1,792 @@
+//! Behaviour of the `#[columnar]` derive on its own: skip, borrow, generics, the container types,
+//! wide map rows, `iter_from_bytes`, and strict decoding of hand-made malformed input (DESIGN.md:
+//! unequal column lengths, trailing bytes and duplicate optional indexes are errors; unknown
+//! optional indexes are skipped; a missing optional column is `Default` to the row count).
+//!
+//! Inputs are written by hand here from the wire rules (see tests/golden/columnar/PROVENANCE.md,
+//! rules R1-R10); no expected bytes come from our encoder.
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap, VecDeque};
+
+use columnar::{columnar, ErrorKind};
+use proptest::prelude::*;
+use serde::{Deserialize, Serialize};
+
+fn assert_error<T: std::fmt::Debug>(
+    result: columnar::Result<T>,
+    kind: ErrorKind,
+) -> columnar::Error {
+    match result {
+        Ok(v) => panic!("expected {kind:?}, decoded {v:?}"),
+        Err(e) => {
+            assert_eq!(e.kind(), kind, "{e}");
+            e
+        }
+    }
+}
+
+// ------------------------------------------------------------------ skip
+
+#[columnar(vec, map, ser, de)]
+#[derive(Debug, Clone, PartialEq, Default)]
+struct SkipRow {
+    #[columnar(strategy = "DeltaRle")]
+    id: u32,
+    #[columnar(skip)]
+    cache: String,
+    #[columnar(skip)]
+    hits: Vec<u64>,
+    #[columnar(optional, index = 0)]
+    note: String,
+}
+
+#[columnar(ser, de)]
+#[derive(Debug, Clone, PartialEq)]
+struct SkipTable {
+    #[columnar(class = "vec")]
+    rows: Vec<SkipRow>,
+    #[columnar(skip)]
+    scratch: HashMap<String, u8>,
+    #[columnar(class = "map")]
+    map: BTreeMap<u8, SkipRow>,
+}
+
+#[test]
+fn skipped_fields_are_not_written_and_decode_to_default() {
+    let row = |id: u32| SkipRow {
+        id,
+        cache: "cached".into(),
+        hits: vec![1, 2, 3],
+        note: format!("n{id}"),
+    };
+    let table = SkipTable {
+        rows: vec![row(1), row(2)],
+        scratch: [("k".to_owned(), 1)].into_iter().collect(),
+        map: [(9, row(3))].into_iter().collect(),
+    };
+    let bytes = columnar::to_vec(&table).unwrap();
+    // R10: 2 table fields; the rows container holds 2 fields (id, note)
+    assert_eq!(bytes[..2], [0x02, 0x02]);
+    assert!(
+        !bytes.windows(6).any(|w| w == b"cached"),
+        "a skipped value was written"
+    );
+    let back: SkipTable = columnar::from_bytes(&bytes).unwrap();
+    let bare = |id: u32| SkipRow {
+        id,
+        note: format!("n{id}"),
+        ..SkipRow::default()
+    };
+    assert_eq!(
+        back,
+        SkipTable {
+            rows: vec![bare(1), bare(2)],
+            scratch: HashMap::new(),
+            map: [(9, bare(3))].into_iter().collect(),
+        }
+    );
+}
+
+// ------------------------------------------------------------------ borrow
+
+/// A plain serde struct holding two borrowed strings of different lifetimes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Both<'a, 'b> {
+    #[serde(borrow)]
+    x: Cow<'a, str>,
+    #[serde(borrow)]
+    y: Cow<'b, str>,
+}
+
+#[columnar(ser, de)]
+#[derive(Debug, Clone, PartialEq)]
+struct BorrowTable<'a, 'b> {
+    #[columnar(borrow)]
+    s: Cow<'a, str>,
+    #[columnar(borrow = "'a")]
+    bytes: Cow<'a, [u8]>,
+    #[columnar(borrow = "'a + 'b")]
+    both: Both<'a, 'b>,
+    plain: &'b str,
+    owned: Cow<'a, str>,
+    #[columnar(borrow, optional, index = 0)]
+    opt: Cow<'b, str>,
+}
+
+#[test]
+fn borrow_fields_decode_to_cow_borrowed_from_the_input() {
+    let table = BorrowTable {
+        s: "stra\u{df}e".into(),
+        bytes: Cow::Owned(vec![0, 1, 2]),
+        both: Both {
+            x: "x".into(),
+            y: "y".into(),
+        },
+        plain: "plain",
+        owned: "not borrowed".into(),
+        opt: "optional".into(),
+    };
+    let bytes = columnar::to_vec(&table).unwrap();
+    let back: BorrowTable = columnar::from_bytes(&bytes).unwrap();
+    assert_eq!(back, table);
+    let inside = |p: *const u8| bytes.as_ptr_range().contains(&p);
+    match (&back.s, &back.bytes, &back.opt) {
+        (Cow::Borrowed(s), Cow::Borrowed(b), Cow::Borrowed(o)) => {
+            assert!(inside(s.as_ptr()) && inside(b.as_ptr()) && inside(o.as_ptr()));
+        }
+        other => panic!("not all borrowed: {other:?}"),
+    }
+    assert!(matches!(back.both.x, Cow::Borrowed(_)), "'a + 'b: x owned");
+    assert!(matches!(back.both.y, Cow::Borrowed(_)), "'a + 'b: y owned");
+    assert!(inside(back.plain.as_ptr()));
+}
+
+#[columnar(vec, ser, de)]
+#[derive(Debug, Clone, PartialEq)]
+struct BorrowRow<'a> {
+    #[columnar(borrow)]
+    s: Cow<'a, str>,
+    n: u8,
+}
+
+#[columnar(ser, de)]
+#[derive(Debug, Clone, PartialEq)]
+struct BorrowRows<'a> {
+    #[columnar(class = "vec")]
+    rows: Vec<BorrowRow<'a>>,
+}
+
+#[test]
+fn borrow_row_fields_round_trip() {
+    let table = BorrowRows {
+        rows: vec![
+            BorrowRow {
+                s: "a".into(),
+                n: 1,
+            },
+            BorrowRow {
+                s: "日本".into(),
+                n: 2,
+            },
+        ],
+    };
+    let bytes = columnar::to_vec(&table).unwrap();
+    let back: BorrowRows = columnar::from_bytes(&bytes).unwrap();
+    assert_eq!(back, table);
+}
+
+// ------------------------------------------------------------------ generics
+
+#[columnar(vec, map, ser, de)]
+#[derive(Debug, Clone, PartialEq)]
+struct GRow<'a, T, U>
+where
+    T: columnar::Rleable,
+    U: columnar::DeltaRleable,
+{
+    #[columnar(strategy = "Rle")]
+    t: T,
+    #[columnar(strategy = "DeltaRle")]
+    u: U,
+    #[columnar(borrow)]
+    s: Cow<'a, str>,
+    list: Vec<T>,
+    #[columnar(optional, index = 4)]
+    o: Option<T>,
+}
+
+#[columnar(ser, de)]
+#[derive(Debug, Clone, PartialEq)]
+struct GTable<'a, T: columnar::Rleable, U: columnar::DeltaRleable> {
+    #[columnar(class = "vec")]
+    rows: Vec<GRow<'a, T, U>>,
+    #[columnar(class = "map")]
+    map: BTreeMap<String, GRow<'a, T, U>>,
+    extra: T,
+    #[columnar(optional, index = 1)]
+    more: Vec<U>,
+}
+
+fn g_row<'a, T: columnar::Rleable, U: columnar::DeltaRleable>(
+    t: T,
+    u: U,
+    s: &'a str,
+) -> GRow<'a, T, U> {
+    GRow {
+        t: t.clone(),
+        u,
+        s: s.into(),
+        list: vec![t.clone(), t.clone()],
+        o: Some(t),
+    }
+}
+
+#[test]
+fn generic_rows_and_tables_round_trip_for_two_instantiations() {
+    let a: GTable<String, i16> = GTable {
+        rows: vec![g_row("x".into(), -3, "s"), g_row("x".into(), i16::MIN, "")],
+        map: [("k".to_owned(), g_row("y".into(), i16::MAX, "t"))]
+            .into_iter()
+            .collect(),
+        extra: "e".into(),
+        more: vec![1, 2],
+    };
+    let bytes = columnar::to_vec(&a).unwrap();
+    assert_eq!(
+        columnar::from_bytes::<GTable<String, i16>>(&bytes).unwrap(),
+        a
+    );
+
+    let b: GTable<(u8, bool), u128> = GTable {
+        rows: vec![
+            g_row((1, true), i128::MAX as u128, "a"),
+            g_row((1, true), 0, "a"),
+        ],
+        map: BTreeMap::new(),
+        extra: (0, false),
+        more: vec![],
+    };
+    let bytes = columnar::to_vec(&b).unwrap();
+    assert_eq!(
+        columnar::from_bytes::<GTable<(u8, bool), u128>>(&bytes).unwrap(),
+        b
+    );
+}
+
+// ------------------------------------------------------------------ containers
+
+#[columnar(vec, map, ser, de)]
+#[derive(Debug, Clone, PartialEq, Default)]
+struct Item {
+    #[columnar(strategy = "DeltaRle")]
+    id: u64,
+    #[columnar(strategy = "Rle")]
+    tag: String,
+    #[columnar(strategy = "BoolRle")]
+    on: bool,
+}
+
+#[columnar(ser, de)]
+#[derive(Debug, Clone, PartialEq)]
+struct Containers {
+    #[columnar(class = "vec")]
+    vec: Vec<Item>,
+    #[columnar(class = "vec")]
+    deque: VecDeque<Item>,
+    #[columnar(class = "map")]
+    hash: HashMap<String, Item>,
+    #[columnar(class = "map")]
+    btree: BTreeMap<(i8, u8), Item>,
+}
+
+fn item() -> impl Strategy<Value = Item> {
+    (
+        prop_oneof![0..3u64, Just(u64::MAX), any::<u64>()],
+        prop_oneof![Just(String::new()), Just("é".to_owned()), "\\PC{0,5}"],
+        any::<bool>(),
+    )
+        .prop_map(|(id, tag, on)| Item { id, tag, on })
+}
+
+proptest! {
+    #[test]
+    fn vec_vecdeque_hashmap_and_btreemap_containers_round_trip(
+        vec in prop::collection::vec(item(), 0..20),
+        deque in prop::collection::vec_deque(item(), 0..20),
+        hash in prop::collection::hash_map("\\PC{0,4}", item(), 0..20),
+        btree in prop::collection::btree_map(any::<(i8, u8)>(), item(), 0..20),
+    ) {
+        let table = Containers { vec, deque, hash, btree };
+        let bytes = columnar::to_vec(&table).unwrap();
+        prop_assert_eq!(columnar::from_bytes::<Containers>(&bytes).unwrap(), table);
+    }
+}
+
+#[test]
+fn btreemap_container_writes_keys_first_in_key_order() {
+    let table = Containers {
+        vec: vec![],
+        deque: VecDeque::new(),
+        hash: HashMap::new(),
+        btree: [((2, 0), Item::default()), ((-1, 7), Item::default())]
+            .into_iter()
+            .collect(),
+    };
+    let bytes = columnar::to_vec(&table).unwrap();
+    // 4 table fields; vec and deque: 3 empty columns each (03 00 00 00); hash: 3 + 1 fields,
+    // no keys (00), 3 empty columns; btree: 04, keys Vec<(i8, u8)> [(-1, 7), (2, 0)], where
+    // postcard writes i8 and u8 as one raw byte (-1 = ff), not as varints.
+    assert_eq!(
+        bytes[..20],
+        [
+            0x04, 0x03, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00,
+            0x04, 0x02, 0xff, 0x07, 0x02, 0x00
+        ]
+    );
+}
+
+// ------------------------------------------------------------------ a map row of 12 fields
+
+#[columnar(map, ser, de)]
+#[derive(Debug, Clone, PartialEq, Default)]
+struct Twelve {
+    a: u8,
+    #[columnar(strategy = "Rle")]
+    b: u8,
+    #[columnar(strategy = "DeltaRle")]
+    c: u8,
+    #[columnar(strategy = "BoolRle")]
+    d: bool,
+    #[columnar(strategy = "DeltaOfDelta")]
+    e: i64,
+    f: u8,
+    g: u8,
+    h: u8,
+    i: u8,
+    j: u8,
+    k: u8,
+    #[columnar(optional, index = 0)]
+    l: u8,
+}
+
+#[columnar(ser, de)]
+#[derive(Debug, Clone, PartialEq)]
+struct TwelveTable {
+    #[columnar(class = "map")]
+    map: BTreeMap<u8, Twelve>,
+}
+
+#[test]
+fn map_container_with_12_fields_gives_the_spec_bytes_and_round_trips() {
+    let row = Twelve {
+        a: 1,
+        b: 2,
+        c: 3,
+        d: true,
+        e: 4,
+        f: 5,
+        g: 6,
+        h: 7,
+        i: 8,
+        j: 9,
+        k: 10,
+        l: 11,
+    };
+    let table = TwelveTable {
+        map: [(42, row)].into_iter().collect(),
+    };
+    #[rustfmt::skip]
+    let expected = [
+        0x01,                   // table: 1 field
+        0x0d,                   // map container: 12 fields + keys
+        0x01, 0x2a,             // keys Vec<u8> [42]
+        0x02, 0x01, 0x01,       // a: Generic [1]
+        0x02, 0x01, 0x02,       // b: Rle literal of 1, 2
+        0x02, 0x01, 0x06,       // c: DeltaRle literal of 1, delta 3 (zigzag 06)
+        0x02, 0x00, 0x01,       // d: BoolRle counts 0, 1
+        0x03, 0x01, 0x08, 0x00, // e: DeltaOfDelta head Some(4), no bits
+        0x02, 0x01, 0x05,
+        0x02, 0x01, 0x06,
+        0x02, 0x01, 0x07,
+        0x02, 0x01, 0x08,
+        0x02, 0x01, 0x09,
+        0x02, 0x01, 0x0a,       // f..k: Generic
+        0x00, 0x03, 0x02, 0x01, 0x0b, // l: optional index 0, len 3, Generic [11]
+    ];
+    let bytes = columnar::to_vec(&table).unwrap();
+    assert_eq!(bytes, expected);
+    assert_eq!(
+        columnar::from_bytes::<TwelveTable>(&expected).unwrap(),
+        table
+    );
+}
+
+// ------------------------------------------------------------------ iter_from_bytes
+
+#[columnar(vec, ser, de, iterable)]
+#[derive(Debug, Clone, PartialEq, Default)]
+struct Event {
+    #[columnar(strategy = "Rle")]
+    name: String,
+    #[columnar(strategy = "DeltaRle")]
+    id: u64,
+    #[columnar(strategy = "BoolRle")]
+    ok: bool,
+    #[columnar(strategy = "DeltaOfDelta")]
+    at: i64,
+    payload: Option<Vec<u8>>,
+}
+
+/// Named `Table`: serde_columnar cannot iterate a table of this name (its `TableIter` trait import
+/// shadows the generated `TableIter` struct); columnar must.
+#[columnar(ser, de)]
+#[derive(Debug, Clone, PartialEq)]
+struct Table {
+    head: String,
+    #[columnar(class = "vec", iter = "Event")]
+    events: Vec<Event>,
+    #[columnar(class = "vec", iter = "Event")]
+    more: Vec<Event>,
+    version: u32,
+}
+
+fn event() -> impl Strategy<Value = Event> {
+    (
+        prop_oneof![Just("x".to_owned()), "\\PC{0,4}"],
+        0..5u64,
+        any::<bool>(),
+        -1000i64..1000,
+        proptest::option::of(prop::collection::vec(any::<u8>(), 0..3)),
+    )
+        .prop_map(|(name, id, ok, at, payload)| Event {
+            name,
+            id,
+            ok,
+            at,
+            payload,
+        })
+}
+
+proptest! {
+    #[test]
+    fn iter_from_bytes_rows_equal_from_bytes_rows(
+        head in "\\PC{0,4}",
+        events in prop::collection::vec(event(), 0..30),
+        more in prop::collection::vec(event(), 0..3),
+        version in any::<u32>(),
+    ) {
+        let table = Table { head, events, more, version };
+        let bytes = columnar::to_vec(&table).unwrap();
+        let eager: Table = columnar::from_bytes(&bytes).unwrap();
+        prop_assert_eq!(&eager, &table);
+        let lazy = columnar::iter_from_bytes::<Table>(&bytes).unwrap();
+        prop_assert_eq!(&lazy.head, &table.head);
+        prop_assert_eq!(lazy.version, table.version);
+        let events: Vec<Event> = lazy.events.collect::<columnar::Result<_>>().unwrap();
+        let more: Vec<Event> = lazy.more.collect::<columnar::Result<_>>().unwrap();
+        prop_assert_eq!(events, eager.events);
+        prop_assert_eq!(more, eager.more);
+    }
+}
+
+// ------------------------------------------------------------------ strict decoding
+
+#[columnar(vec, ser, de)]
+#[derive(Debug, Clone, PartialEq, Default)]
+struct Strict {
+    a: u8,
+    #[columnar(strategy = "DeltaRle")]
+    b: u32,
+    #[columnar(optional, index = 2)]
+    c: String,
+}
+
+#[columnar(ser, de)]
+#[derive(Debug, Clone, PartialEq)]
+struct StrictTable {
+    #[columnar(class = "vec")]
+    rows: Vec<Strict>,
+    n: u8,
+}
+
+/// rows (1, 10, "x"), (2, 11, ""), n = 5, written by hand (R2, R3, R5, R7).
+#[rustfmt::skip]
+const STRICT: [u8; 16] = [
+    0x02,                         // table: 2 fields
+    0x03,                         // rows container: 3 fields
+    0x03, 0x02, 0x01, 0x02,       // a: Generic Vec<u8> [1, 2]
+    0x03, 0x03, 0x14, 0x02,       // b: DeltaRle deltas 10, 1: literal of 2 (03), zigzag 14, 02
+    0x02, 0x05, 0x04, 0x02, 0x01, // c: optional index 2, len 5, column of 4: Vec<String> of 2: "x",
+    0x78,                         //    (continued)
+];
+
+fn strict_bytes() -> Vec<u8> {
+    let mut bytes = STRICT.to_vec();
+    bytes.extend([0x00, 0x05]); // the second string "" of c; then n = 5
+    bytes
+}
+
+fn strict_value(c: [&str; 2]) -> StrictTable {
+    StrictTable {
+        rows: vec![
+            Strict {
+                a: 1,
+                b: 10,
+                c: c[0].into(),
+            },
+            Strict {
+                a: 2,
+                b: 11,
+                c: c[1].into(),
+            },
+        ],
+        n: 5,
+    }
+}
+
+#[test]
+fn hand_written_strict_table_decodes() {
+    let back: StrictTable = columnar::from_bytes(&strict_bytes()).unwrap();
+    assert_eq!(back, strict_value(["x", ""]));
+}
+
+#[test]
+fn unequal_required_column_lengths_are_column_length_mismatch_with_an_offset() {
+    #[rustfmt::skip]
+    let bytes = [
+        0x02, 0x02,
+        0x04, 0x03, 0x01, 0x02, 0x03, // a: 3 values
+        0x03, 0x03, 0x14, 0x02,       // b: 2 values
+        0x05,
+    ];
+    let e = assert_error(
+        columnar::from_bytes::<StrictTable>(&bytes),
+        ErrorKind::ColumnLengthMismatch,
+    );
+    let offset = e.offset().expect("an offset");
+    assert!(offset < bytes.len(), "offset {offset} past the input");
+}
+
+#[test]
+fn optional_column_of_another_length_is_column_length_mismatch() {
+    #[rustfmt::skip]
+    let bytes = [
+        0x02, 0x03,
+        0x03, 0x02, 0x01, 0x02,
+        0x03, 0x03, 0x14, 0x02,
+        0x02, 0x04, 0x03, 0x01, 0x01, 0x78, // c: Vec<String> of 1: "x"
+        0x05,
+    ];
+    let e = assert_error(
+        columnar::from_bytes::<StrictTable>(&bytes),
+        ErrorKind::ColumnLengthMismatch,
+    );
+    assert!(e.offset().is_some());
+}
+
+#[test]
+fn trailing_bytes_are_trailing_bytes_at_their_offset() {
+    let mut bytes = strict_bytes();
+    let end = bytes.len();
+    bytes.push(0x00);
+    let e = assert_error(
+        columnar::from_bytes::<StrictTable>(&bytes),
+        ErrorKind::TrailingBytes,
+    );
+    assert_eq!(e.offset(), Some(end));
+    // take_from_bytes hands them back instead
+    let (value, rest) = columnar::take_from_bytes::<StrictTable>(&bytes).unwrap();
+    assert_eq!(value, strict_value(["x", ""]));
+    assert_eq!(rest, [0x00]);
+}
+
+#[test]
+fn unknown_optional_index_in_a_container_is_skipped() {
+    let mut bytes = strict_bytes();
+    bytes[1] = 0x04; // one more field in the container
+                     // after c's pair (bytes 10..17), an optional column of index 9 this schema does not know:
+                     // index, len 4, column byte string of 3 bytes (any content)
+    bytes.splice(17..17, [0x09, 0x04, 0x03, 0xaa, 0xbb, 0xcc]);
+    let back: StrictTable = columnar::from_bytes(&bytes).unwrap();
+    assert_eq!(back, strict_value(["x", ""]));
+}
+
+#[test]
+fn unknown_optional_column_that_is_not_a_byte_string_is_an_error() {
+    // The pair's body must hold one byte string even when the index is unknown (R3); here its
+    // length varint aa bb cc runs past the body's 3 bytes.
+    let mut bytes = strict_bytes();
+    bytes[1] = 0x04;
+    bytes.splice(17..17, [0x09, 0x03, 0xaa, 0xbb, 0xcc]);
+    let e = assert_error(
+        columnar::from_bytes::<StrictTable>(&bytes),
+        ErrorKind::UnexpectedEnd,
+    );
+    assert_eq!(e.offset(), Some(22), "the end of the pair's body");
+    // and a body longer than its byte string
+    let mut bytes = strict_bytes();
+    bytes[1] = 0x04;
+    bytes.splice(17..17, [0x09, 0x03, 0x01, 0xaa, 0xbb]);
+    assert_error(
+        columnar::from_bytes::<StrictTable>(&bytes),
+        ErrorKind::TrailingBytes,
+    );
+}
+
+#[test]
+fn missing_optional_column_defaults_to_the_row_count() {
+    #[rustfmt::skip]
+    let bytes = [
+        0x02, 0x02,                   // no c
+        0x03, 0x02, 0x01, 0x02,
+        0x03, 0x03, 0x14, 0x02,
+        0x05,
+    ];
+    let back: StrictTable = columnar::from_bytes(&bytes).unwrap();
+    assert_eq!(back, strict_value(["", ""]));
+}
+
+#[test]
+fn duplicate_optional_index_in_a_container_is_bad_header() {
+    let mut bytes = strict_bytes();
+    bytes[1] = 0x04;
+    // c's pair (bytes 10..17) once more
+    let pair = bytes[10..17].to_vec();
+    bytes.splice(17..17, pair);
+    assert_error(
+        columnar::from_bytes::<StrictTable>(&bytes),
+        ErrorKind::BadHeader,
+    );
+}
+
+#[columnar(vec, ser, de)]
+#[derive(Debug, Clone, PartialEq, Default)]
+struct OnlyOptional {
+    #[columnar(optional, index = 0)]
+    a: u32,
+    #[columnar(strategy = "Rle", optional, index = 1)]
+    b: String,
+}
+
+#[columnar(ser, de)]
+#[derive(Debug, Clone, PartialEq)]
+struct OnlyOptionalTable {
+    #[columnar(class = "vec")]
+    rows: Vec<OnlyOptional>,
+}
+
+#[test]
+fn missing_optional_column_of_an_all_optional_row_defaults_to_the_present_columns_row_count() {
+    // Written by a schema with only `a`: rows a = 1, 2. serde_columnar decodes no rows here.
+    let bytes = [0x01, 0x01, 0x00, 0x04, 0x03, 0x02, 0x01, 0x02];
+    let back: OnlyOptionalTable = columnar::from_bytes(&bytes).unwrap();
+    assert_eq!(
+        back.rows,
+        [
+            OnlyOptional {
+                a: 1,
+                b: String::new()
+            },
+            OnlyOptional {
+                a: 2,
+                b: String::new()
+            }
+        ]
+    );
+}
+
+#[columnar(ser, de)]
+#[derive(Debug, Clone, PartialEq)]
+struct OptTable {
+    n: u8,
+    #[columnar(optional, index = 0)]
+    o: u32,
+    #[columnar(optional, index = 3)]
+    s: String,
+}
+
+#[test]
+fn table_optionals_unknown_skipped_missing_default_duplicate_bad_header() {
+    // n 5, (index 3 "hi"), (index 0, 7): optionals in any order
+    let full = [0x03, 0x05, 0x03, 0x03, 0x02, 0x68, 0x69, 0x00, 0x01, 0x07];
+    let want = OptTable {
+        n: 5,
+        o: 7,
+        s: "hi".into(),
+    };
+    assert_eq!(columnar::from_bytes::<OptTable>(&full).unwrap(), want);
+    // an unknown index 4 between them
+    let unknown = [
+        0x04, 0x05, 0x03, 0x03, 0x02, 0x68, 0x69, 0x04, 0x02, 0xaa, 0xbb, 0x00, 0x01, 0x07,
+    ];
+    assert_eq!(columnar::from_bytes::<OptTable>(&unknown).unwrap(), want);
+    // none of them
+    let missing = [0x01, 0x05];
+    assert_eq!(
+        columnar::from_bytes::<OptTable>(&missing).unwrap(),
+        OptTable {
+            n: 5,
+            o: 0,
+            s: String::new()
+        }
+    );
+    // index 0 twice
+    let twice = [0x03, 0x05, 0x00, 0x01, 0x07, 0x00, 0x01, 0x08];
+    assert_error(
+        columnar::from_bytes::<OptTable>(&twice),
+        ErrorKind::BadHeader,
+    );
+}
+
+#[test]
+fn zero_rle_run_count_in_a_container_is_zero_run_count_at_the_count() {
+    // Containers: the vec of Items holds a tag column whose run count is 0
+    #[rustfmt::skip]
+    let bytes = [
+        0x04,
+        0x03,             // vec: 3 columns
+        0x02, 0x01, 0x02, //   id: DeltaRle literal of 1: 1
+        0x02, 0x00, 0x00, //   tag: Rle run count 0 (byte 6)
+        0x01, 0x01,       //   on: BoolRle [false]
+        0x03, 0x00, 0x00, 0x00,
+        0x04, 0x00, 0x00, 0x00, 0x00,
+        0x04, 0x00, 0x00, 0x00, 0x00,
+    ];
+    let e = assert_error(
+        columnar::from_bytes::<Containers>(&bytes),
+        ErrorKind::ZeroRunCount,
+    );
+    assert_eq!(e.offset(), Some(6));
+}
+
+/// Table { head "", events (name, id, ok, at, payload), more: no events, version 0 }, by hand;
+/// `ids` is the id column's byte string.
+fn events_bytes(ids: &[u8]) -> Vec<u8> {
+    let mut bytes = vec![
+        0x04, // table: 4 fields
+        0x00, // head ""
+        0x05, // events: 5 columns
+        0x03, 0x04, 0x01, 0x61, // name: Rle run of 2 x "a"
+    ];
+    bytes.extend(ids);
+    bytes.extend([
+        0x03, 0x00, 0x01, 0x01, // ok: BoolRle counts 0, 1, 1: true, false
+        0x04, 0x01, 0x00, 0x01, 0x00, // at: DoD Some(0), 1 bit used, bit 0: 0, 0
+        0x03, 0x02, 0x00, 0x00, // payload: Vec<Option<Vec<u8>>> [None, None]
+        0x05, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x01, 0x00, // more: 5 empty columns
+        0x00, // version 0
+    ]);
+    bytes
+}
+
+#[test]
+fn hand_written_events_decode_eagerly_and_lazily() {
+    // id: DeltaRle deltas 1, 0: literal of 2 (03), 02, 00
+    let bytes = events_bytes(&[0x03, 0x03, 0x02, 0x00]);
+    let event = |ok| Event {
+        name: "a".into(),
+        id: 1,
+        ok,
+        at: 0,
+        payload: None,
+    };
+    let eager: Table = columnar::from_bytes(&bytes).unwrap();
+    assert_eq!(eager.events, [event(true), event(false)]);
+    let lazy = columnar::iter_from_bytes::<Table>(&bytes).unwrap();
+    let events: Vec<Event> = lazy.events.collect::<columnar::Result<_>>().unwrap();
+    assert_eq!(events, eager.events);
+}
+
+#[test]
+fn unequal_column_lengths_are_column_length_mismatch_eagerly_and_lazily() {
+    // id: DeltaRle literal of 1: one value where the other columns hold two
+    let bytes = events_bytes(&[0x02, 0x01, 0x02]);
+    assert_error(
+        columnar::from_bytes::<Table>(&bytes),
+        ErrorKind::ColumnLengthMismatch,
+    );
+    let result = columnar::iter_from_bytes::<Table>(&bytes)
+        .and_then(|t| t.events.collect::<columnar::Result<Vec<Event>>>());
+    assert_error(result, ErrorKind::ColumnLengthMismatch);
+}
