@@ -119,9 +119,8 @@ fn main() -> Result<()> {
         rows += 1;
     }
     assert_eq!(rows, CHANGES);
-    let row_wise = postcard::to_allocvec(&log).map_err(|err| {
-        columnar::Error::with_message(columnar::ErrorKind::Message, err)
-    })?;
+    let row_wise = postcard::to_allocvec(&log)
+        .map_err(|err| columnar::Error::with_message(columnar::ErrorKind::Message, err))?;
     println!("change log of {CHANGES} edits (seeded)\n");
     println!(
         "#[columnar] table: {:>9} bytes ({:.2} bytes/edit)",
