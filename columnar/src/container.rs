@@ -646,3 +646,14 @@ impl Serialize for OptionalEntry<'_> {
         tuple.end()
     }
 }
+
+/// Room for `len` decoded rows; a count too large to allocate is an error, not an abort.
+///
+/// # Errors
+/// [`ErrorKind::RunCountTooLarge`] when the allocation fails.
+pub fn rows_with_capacity<T, E: de::Error>(len: usize) -> std::result::Result<Vec<T>, E> {
+    let mut rows = Vec::new();
+    rows.try_reserve_exact(len)
+        .map_err(|_| container_error(ErrorKind::RunCountTooLarge, "too many rows to allocate"))?;
+    Ok(rows)
+}

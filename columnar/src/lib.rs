@@ -4,48 +4,147 @@
 //! compressed by a codec chosen for that field. Sorted ids become runs of small deltas,
 //! timestamps become a few bits each, repeated names become one copy and a count.
 //!
-//! The crate has three layers:
+//! # Quick start
+//!
+//! ```
+//! use columnar::columnar;
+//!
+//! // A row: each field becomes a column with its own codec.
+//! #[columnar(vec, iterable)]
+//! #[derive(Debug, Clone, PartialEq)]
+//! struct Edit {
+//!     #[columnar(strategy = "DeltaRle")]
+//!     id: u64,
+//!     #[columnar(strategy = "Rle")]
+//!     author: String,
+//!     #[columnar(strategy = "BoolRle")]
+//!     deleted: bool,
+//!     text: String, // no strategy: Generic
+//!     #[columnar(optional, index = 0)]
+//!     tag: Option<String>, // added later: old readers skip it, old files read as None
+//! }
+//!
+//! // A table: the top-level value, with the rows as a vec container.
+//! #[columnar(ser, de)]
+//! #[derive(Debug, PartialEq)]
+//! struct Doc {
+//!     #[columnar(class = "vec", iter = "Edit")]
+//!     edits: Vec<Edit>,
+//!     version: u32,
+//! }
+//!
+//! let doc = Doc {
+//!     edits: (0..100)
+//!         .map(|i| Edit { id: 1000 + i, author: "ann".into(), deleted: false, text: "x".into(), tag: None })
+//!         .collect(),
+//!     version: 1,
+//! };
+//! let bytes = columnar::to_vec(&doc)?;
+//! // ids, authors and flags take a few bytes in all (one run each); the Generic columns
+//! // take 2 bytes (text) and 1 byte (tag) per edit.
+//! assert!(bytes.len() < 100 * 4);
+//! assert_eq!(columnar::from_bytes::<Doc>(&bytes)?, doc);
+//!
+//! // Stream the rows without materializing the Vec.
+//! let streamed = columnar::iter_from_bytes::<Doc>(&bytes)?;
+//! assert_eq!(streamed.edits.filter_map(Result::ok).count(), 100);
+//!
+//! // Malformed input is an error with a kind and a byte offset, never a panic.
+//! let err = columnar::from_bytes::<Doc>(&bytes[..bytes.len() - 1]).unwrap_err();
+//! assert_eq!(err.kind(), columnar::ErrorKind::UnexpectedEnd);
+//! # Ok::<(), columnar::Error>(())
+//! ```
+//!
+//! The crate has four layers:
 //!
 //! - [`wire`]: the postcard primitives (varints, zigzag, strings) and a postcard-compatible
 //!   serde [`Serializer`](wire::Serializer) / [`Deserializer`](wire::Deserializer) whose
 //!   [`Error`] says what went wrong and at which byte.
 //! - [`codec`]: the five column codecs — Generic, Rle, DeltaRle, BoolRle, DeltaOfDelta —
 //!   each with a streaming encoder, a decoder into `Vec<T>`, a streaming iterator and a column
-//!   type. The wire format of every codec, with its stability promise and a table of
-//!   canonical vs accepted encodings, is documented there.
-//! - the `#[columnar]` derive, which turns row structs into columns using the codecs.
+//!   type. The wire format of every codec is documented there.
+//! - the [`columnar`] attribute macro, which turns structs into tables and rows, with
+//!   [`to_vec`], [`from_bytes`], [`take_from_bytes`] and [`iter_from_bytes`];
+//! - [`iter`]: the traits behind iterable decoding.
 //!
-//! # Quick start
+//! # The `#[columnar]` attribute
 //!
+//! It replaces `serde_columnar::columnar`: code written for `serde_columnar` 0.3.14 compiles
+//! after renaming the crate, and writes the same bytes. The generated code refers only to
+//! this crate, so a user crate needs no `serde` or `postcard` dependency of its own.
+//!
+//! | on | argument | meaning |
+//! | --- | --- | --- |
+//! | struct | `ser`, `de` | implement `Serialize` / `Deserialize` with the table layout (do not also derive them) |
+//! | struct | `vec`, `map` | the struct can be a row of a `class = "vec"` / `class = "map"` field |
+//! | struct | `iterable` | generate `Iterable{Row}<'de>`, an iterator of `Result<Row>` over a container's column streams |
+//! | field | `strategy = "Rle" \| "DeltaRle" \| "BoolRle" \| "DeltaOfDelta"` | the column codec (default: Generic) |
+//! | field | `class = "vec" \| "map"` | the field is a container of rows: any `C` with `&C: IntoIterator<Item = &Row>` and `C: FromIterator<Row>` (maps: `(&K, &Row)` / `(K, Row)`) |
+//! | field | `optional, index = N` | not positional: written as `(N, bytes)` after the required fields; missing ones decode to `Default`, unknown ones are skipped |
+//! | field | `borrow`, `borrow = "'a + 'b"` | `Cow<'a, str>` / `Cow<'a, [u8]>` decode as `Cow::Borrowed` from the input |
+//! | field | `skip` | not written; `Default` on decode |
+//! | field | `iter = "Row"` | (table, with `class = "vec"`) `iter_from_bytes` returns `{Table}Iter` whose field is an `Iterable{Row}` |
+//!
+//! Mistakes are compile errors pointing at the attribute or field: unknown arguments,
+//! strategies or classes, `strategy` with `class`, `optional` without `index` and the reverse,
+//! duplicate indexes, an optional field before a required or skipped one, enums, tuple
+//! structs and unions, `borrow` on a type without a lifetime, `iter` on a map or without
+//! `class`, and a strategy the field type cannot take. Rows have no field-count limit, and
+//! generic rows and tables (`Row<'a, T>`) work; a type parameter used in a column must be
+//! `'static` (no borrowed `T`).
+//!
+//! # Wire format of tables and containers
+//!
+//! ## Stability
+//!
+//! The bytes are `serde_columnar` 0.3.14's, checked by differential tests, and will not change
+//! within this crate's 0.x and 1.x series. Primitives are postcard 1.x's ([`wire`]); columns
+//! are the codecs' ([`codec`]).
+//!
+//! ## Table (`ser`, `de`)
+//!
+//! ```text
+//! table     := varint(F) required-field* optional-field*
+//! optional  := varint(index) varint(len) value[len]
 //! ```
-//! use columnar::codec::{delta_of_delta, delta_rle, rle, BoolRleEncoder};
 //!
-//! // Whole columns at once ...
-//! let ids = [100u64, 101, 102, 103, 104];
-//! let bytes = delta_rle::encode(&ids)?;
-//! assert_eq!(bytes, [0x01, 0xc8, 0x01, 0x08, 0x02]); // 100, then four deltas of +1
-//! assert_eq!(delta_rle::decode::<u64>(&bytes)?, ids);
+//! `F` counts the non-skipped fields, optional ones included. Required fields follow in
+//! declaration order, each in its own encoding: postcard for plain fields, a container for
+//! `class` fields. Each optional field follows as its index and its encoding in a byte string,
+//! in declaration order. Optional fields are always written, even when equal to the default.
 //!
-//! let names = ["ann", "ann", "ann", "bo"];
-//! let bytes = rle::encode(&names)?;
-//! assert_eq!(rle::decode::<&str>(&bytes)?, names); // borrowed from `bytes`
+//! ## Vec container (`class = "vec"`)
 //!
-//! let times = [1_000i64, 1_010, 1_020, 1_030];
-//! assert_eq!(delta_of_delta::encode(&times)?.len(), 6); // head, 1 byte of bits
-//!
-//! // ... or streamed one value at a time.
-//! let mut flags = BoolRleEncoder::new();
-//! for flag in [true, true, false] {
-//!     flags.push(&flag)?;
-//! }
-//! assert_eq!(flags.finish()?, [0x00, 0x02, 0x01]);
-//!
-//! // Malformed input is an error with a kind and a byte offset, never a panic.
-//! let err = delta_rle::decode::<u8>(&[0x01, 0xfe, 0x03, 0x02, 0x02]).unwrap_err();
-//! assert_eq!(err.kind(), columnar::ErrorKind::IntegerOverflow);
-//! assert_eq!(err.offset(), Some(4));
-//! # Ok::<(), columnar::Error>(())
+//! ```text
+//! vec       := varint(F) column* optional-column*
+//! column    := varint(len) codec-output[len]
+//! optional-column := varint(index) varint(len(X)) X      X := column
 //! ```
+//!
+//! One column per non-skipped field of the row, in declaration order, each the codec output
+//! as a byte string; an optional column is wrapped in a second byte string. A row field with
+//! `class` is a Generic column whose values are containers.
+//!
+//! ## Map container (`class = "map"`)
+//!
+//! `varint(F + 1)`, the keys as a postcard sequence, then the columns as in a vec container,
+//! rows in the map's iteration order.
+//!
+//! ## Canonical vs accepted
+//!
+//! | part | written | also accepted | rejected (kind) |
+//! | --- | --- | --- | --- |
+//! | table | required fields, then every optional field | optional fields missing (→ `Default`), unknown indexes (skipped), optional fields in any order | fewer required fields than the schema (`UnexpectedEnd`), an index given twice (`BadHeader`), bytes after the table (`TrailingBytes`) |
+//! | container | all columns of one length | optional columns missing (→ `Default`, to the length of the present columns; 0 rows when none is present), unknown indexes | columns of different lengths, keys and columns of different lengths (`ColumnLengthMismatch`), a missing required column (`UnexpectedEnd`), an index given twice (`BadHeader`), bytes after an optional column inside its wrapper (`TrailingBytes`), the codecs' errors |
+//!
+//! `serde_columnar` zips columns of unequal length to the shortest, ignores bytes after a
+//! table and keeps the last of two equal indexes; this crate reports each as an error, so a
+//! corrupted file is never read as a shorter valid one.
+//!
+//! Row iterators from [`iter_from_bytes`] decode the same bytes lazily: a column that ends
+//! before the others yields one [`ErrorKind::ColumnLengthMismatch`] (without an offset: the
+//! streaming decoders do not track where a column ends), a codec error yields that error,
+//! and the iterator ends after the first error.
 #![deny(missing_docs)]
 
 /// The README's Rust examples, compiled and run as doctests.
@@ -146,8 +245,9 @@ pub fn iter_from_bytes<'de, T: iter::TableIter<'de>>(bytes: &'de [u8]) -> Result
 #[doc(hidden)]
 pub mod __private {
     pub use crate::container::{
-        ColumnsReader, ColumnsWriter, DecodeRows, EncodeRows, MapContainer, MapContainerDe, MapRow,
-        OptionalColumn, OptionalEntry, OptionalValues, VecContainer, VecContainerDe, VecRow,
+        rows_with_capacity, ColumnsReader, ColumnsWriter, DecodeRows, EncodeRows, MapContainer,
+        MapContainerDe, MapRow, OptionalColumn, OptionalEntry, OptionalValues, VecContainer,
+        VecContainerDe, VecRow,
     };
     pub use crate::iter::{IterContainer, IterRows, OptionalIter, RowStep, TableIter};
     pub use crate::strategy::{

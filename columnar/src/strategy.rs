@@ -298,7 +298,7 @@ impl<'de: 'a, 'a> BorrowDe<'de> for Cow<'a, [u8]> {
     }
 }
 
-/// A value decoded through [`BorrowDe`]; serializes as the value itself.
+/// A value decoded through `BorrowDe`; serializes as the value itself.
 #[derive(Debug, Clone, PartialEq)]
 #[repr(transparent)]
 pub struct Borrowed<T>(pub T);
