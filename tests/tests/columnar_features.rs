@@ -1043,3 +1043,191 @@ fn borrow_row_fields_decode_to_cow_borrowed() {
         back.rows[0].s
     );
 }
+
+// ------------------------------------------------------------------ generic iterable rows
+
+#[columnar(vec, ser, de, iterable)]
+#[derive(Debug, Clone, PartialEq, Default)]
+/// `T: Default` because `o: T` is optional: a missing column is filled with `T::default()`.
+struct GEvent<T: columnar::Rleable + Default, U: columnar::DeltaRleable> {
+    #[columnar(strategy = "Rle")]
+    t: T,
+    #[columnar(strategy = "DeltaRle")]
+    u: U,
+    list: Vec<T>,
+    #[columnar(strategy = "Rle", optional, index = 5)]
+    o: T,
+    #[columnar(strategy = "BoolRle", optional, index = 6)]
+    flag: bool,
+}
+
+#[columnar(ser, de)]
+#[derive(Debug, Clone, PartialEq)]
+struct GLog<T: columnar::Rleable + Default, U: columnar::DeltaRleable> {
+    #[columnar(class = "vec", iter = "GEvent<T, U>")]
+    events: Vec<GEvent<T, U>>,
+    /// `iter` and `optional` together are refused, by serde_columnar too.
+    #[columnar(class = "vec", optional, index = 0)]
+    more: Vec<GEvent<T, U>>,
+}
+
+#[test]
+fn generic_iterable_rows_with_optional_columns_iterate_like_from_bytes() {
+    let event = |n: u8| GEvent {
+        t: format!("t{}", n / 2),
+        u: -i64::from(n),
+        list: vec!["l".to_owned(); usize::from(n % 2)],
+        o: "o".to_owned(),
+        flag: n.is_multiple_of(3),
+    };
+    let log = GLog {
+        events: (0..7).map(event).collect(),
+        more: (7..9).map(event).collect(),
+    };
+    let bytes = columnar::to_vec(&log).unwrap();
+    assert_eq!(
+        columnar::from_bytes::<GLog<String, i64>>(&bytes).unwrap(),
+        log
+    );
+    let lazy = columnar::iter_from_bytes::<GLog<String, i64>>(&bytes).unwrap();
+    let events: Vec<_> = lazy.events.collect::<columnar::Result<_>>().unwrap();
+    assert_eq!(events, log.events);
+    assert_eq!(lazy.more, log.more);
+}
+
+// ------------------------------------------------------------------ hostile input
+
+#[columnar(vec, map, ser, de, iterable)]
+#[derive(Debug, Clone, PartialEq, Default)]
+struct Any4 {
+    #[columnar(strategy = "Rle")]
+    s: String,
+    #[columnar(strategy = "DeltaRle")]
+    d: i16,
+    #[columnar(strategy = "BoolRle")]
+    b: bool,
+    #[columnar(strategy = "DeltaOfDelta")]
+    t: u32,
+    g: Vec<u8>,
+    #[columnar(strategy = "DeltaRle", optional, index = 1)]
+    o: u8,
+}
+
+#[columnar(ser, de)]
+#[derive(Debug, Clone, PartialEq)]
+struct AnyTable {
+    #[columnar(class = "vec", iter = "Any4")]
+    rows: Vec<Any4>,
+    #[columnar(class = "map")]
+    map: BTreeMap<u16, Any4>,
+    #[columnar(optional, index = 3)]
+    tail: String,
+}
+
+fn any4() -> impl Strategy<Value = Any4> {
+    (
+        prop_oneof![Just(String::new()), "\\PC{0,3}"],
+        any::<i16>(),
+        any::<bool>(),
+        any::<u32>(),
+        prop::collection::vec(any::<u8>(), 0..3),
+        0..3u8,
+    )
+        .prop_map(|(s, d, b, t, g, o)| Any4 { s, d, b, t, g, o })
+}
+
+/// One edit of a valid input: overwrite a byte, delete one, insert one, or cut the tail.
+#[derive(Debug, Clone)]
+enum Edit {
+    Set(usize, u8),
+    Delete(usize),
+    Insert(usize, u8),
+    Truncate(usize),
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    prop_oneof![
+        (any::<usize>(), any::<u8>()).prop_map(|(i, b)| Edit::Set(i, b)),
+        any::<usize>().prop_map(Edit::Delete),
+        (any::<usize>(), any::<u8>()).prop_map(|(i, b)| Edit::Insert(i, b)),
+        any::<usize>().prop_map(Edit::Truncate),
+    ]
+}
+
+proptest! {
+    /// Decoding edited bytes returns `Ok` or `Err`, eagerly and lazily, and never panics; an
+    /// error always carries an offset inside the input (or at its end).
+    #[test]
+    fn edited_input_decodes_or_errors_without_panicking(
+        rows in prop::collection::vec(any4(), 0..8),
+        map in prop::collection::btree_map(any::<u16>(), any4(), 0..4),
+        tail in "\\PC{0,3}",
+        edits in prop::collection::vec(edit(), 1..4),
+    ) {
+        let mut bytes = columnar::to_vec(&AnyTable { rows, map, tail }).unwrap();
+        for e in edits {
+            let n = bytes.len();
+            match e {
+                Edit::Set(i, b) if n > 0 => bytes[i % n] = b,
+                Edit::Delete(i) if n > 0 => {
+                    bytes.remove(i % n);
+                }
+                Edit::Insert(i, b) => bytes.insert(i % (n + 1), b),
+                Edit::Truncate(i) => bytes.truncate(i % (n + 1)),
+                _ => {}
+            }
+        }
+        if let Err(e) = columnar::from_bytes::<AnyTable>(&bytes) {
+            if let Some(offset) = e.offset() {
+                prop_assert!(offset <= bytes.len(), "{e} past {} bytes", bytes.len());
+            }
+        }
+        if let Ok(lazy) = columnar::iter_from_bytes::<AnyTable>(&bytes) {
+            for row in lazy.rows.take(10_000) {
+                if row.is_err() {
+                    break;
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn huge_declared_lengths_are_errors_not_allocations() {
+    // a Generic Vec<u8> column claiming 2^62 elements inside a 10-byte column
+    #[rustfmt::skip]
+    let bytes = [
+        0x03,
+        0x06,                                                   // rows: 6 fields
+        0x00, 0x00, 0x00, 0x02, 0x00, 0x00,                     // s, d, b empty; t: DoD empty
+        0x0a, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x40, 0x00, // g: len 2^62
+        0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+        0x03, 0x00,
+    ];
+    let e = columnar::from_bytes::<AnyTable>(&bytes).unwrap_err();
+    assert!(
+        matches!(
+            e.kind(),
+            ErrorKind::UnexpectedEnd | ErrorKind::LengthPastEnd
+        ),
+        "{e}"
+    );
+    assert!(
+        e.offset().is_some_and(|o| o <= 19),
+        "{e}: past the column's end"
+    );
+    // an Rle run of 10^9 + 1 copies: over MAX_RLE_COUNT
+    #[rustfmt::skip]
+    let run = [
+        0x03,
+        0x06,
+        0x07, 0x82, 0xa8, 0xd6, 0xb9, 0x07, 0x01, 0x61,         // s: run count 1_000_000_001, "a"
+        0x00, 0x00, 0x02, 0x00, 0x00, 0x01, 0x00,
+        0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+        0x03, 0x00,
+    ];
+    assert_error(
+        columnar::from_bytes::<AnyTable>(&run),
+        ErrorKind::RunCountTooLarge,
+    );
+}
