@@ -239,9 +239,14 @@ fn short_text(seed: u64) -> String {
     ["", "a", "ß", "日本", "🦀x"][(seed % 5) as usize].to_owned()
 }
 
+/// 96 cases per property; `PROPTEST_CASES` raises it for a longer hunt.
 fn config() -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(96);
     ProptestConfig {
-        cases: 96,
+        cases,
         ..ProptestConfig::default()
     }
 }

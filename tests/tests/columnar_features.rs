@@ -1231,3 +1231,122 @@ fn huge_declared_lengths_are_errors_not_allocations() {
         ErrorKind::RunCountTooLarge,
     );
 }
+
+// ------------------------------------------------------------------ map containers, strictly
+
+#[columnar(map, ser, de)]
+#[derive(Debug, Clone, PartialEq, Default)]
+struct Cell {
+    #[columnar(strategy = "DeltaRle")]
+    v: u8,
+}
+
+#[columnar(ser, de)]
+#[derive(Debug, Clone, PartialEq)]
+struct Sheet {
+    #[columnar(class = "map")]
+    cells: BTreeMap<u8, Cell>,
+}
+
+#[test]
+fn hand_written_map_container_decodes() {
+    // 1 field; map of 1 field + keys; keys [1, 2]; v: DeltaRle deltas 5, 1: literal of 2
+    let bytes = [0x01, 0x02, 0x02, 0x01, 0x02, 0x03, 0x03, 0x0a, 0x02];
+    let sheet: Sheet = columnar::from_bytes(&bytes).unwrap();
+    assert_eq!(
+        sheet.cells,
+        [(1, Cell { v: 5 }), (2, Cell { v: 6 })]
+            .into_iter()
+            .collect()
+    );
+}
+
+#[test]
+fn map_keys_and_columns_of_unequal_length_are_column_length_mismatch() {
+    // keys [1, 2, 3], but v holds 2 values (the seed: len(KEYS) is the expected column length)
+    let bytes = [0x01, 0x02, 0x03, 0x01, 0x02, 0x03, 0x03, 0x03, 0x0a, 0x02];
+    assert_error(
+        columnar::from_bytes::<Sheet>(&bytes),
+        ErrorKind::ColumnLengthMismatch,
+    );
+    // keys [1], v holds 2 values
+    let bytes = [0x01, 0x02, 0x01, 0x01, 0x03, 0x03, 0x0a, 0x02];
+    assert_error(
+        columnar::from_bytes::<Sheet>(&bytes),
+        ErrorKind::ColumnLengthMismatch,
+    );
+}
+
+#[test]
+fn table_with_fewer_fields_than_required_is_an_error() {
+    // StrictTable needs rows and n; the count says 1 and n is absent
+    let bytes = [0x01, 0x02, 0x01, 0x00, 0x00];
+    let e = columnar::from_bytes::<StrictTable>(&bytes).unwrap_err();
+    assert!(e.offset().is_some(), "{e}");
+    // the count says 2 but the input ends after rows
+    let bytes = [0x02, 0x02, 0x01, 0x00, 0x00];
+    let e = columnar::from_bytes::<StrictTable>(&bytes).unwrap_err();
+    assert!(e.offset().is_some(), "{e}");
+}
+
+// ------------------------------------------------------------------ more source compatibility
+
+/// Raw identifiers, non-ASCII identifiers, restricted visibility, doc comments on everything,
+/// a `where` clause with serde bounds as serde_columnar's own tests write them.
+pub(crate) mod shapes {
+    use columnar::columnar;
+    use serde::{Deserialize, Serialize};
+
+    /// A row.
+    #[columnar(vec, map, ser, de, iterable)]
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub(crate) struct Keyword {
+        /// raw
+        #[columnar(strategy = "Rle")]
+        pub(crate) r#type: u8,
+        pub(crate) r#match: String,
+        #[columnar(strategy = "DeltaRle")]
+        pub(crate) café: u16,
+        #[columnar(optional, index = 0)]
+        pub(crate) r#loop: bool,
+    }
+
+    /// A table.
+    #[columnar(ser, de)]
+    #[derive(Debug, Clone, PartialEq)]
+    pub(crate) struct Doc<'s, P, Q>
+    where
+        P: Serialize + for<'a> Deserialize<'a>,
+        Q: Serialize + for<'a> Deserialize<'a>,
+    {
+        pub(crate) p: P,
+        pub(crate) q: Q,
+        #[columnar(borrow)]
+        pub(crate) s: &'s str,
+        #[columnar(class = "vec", iter = "Keyword")]
+        pub(crate) r#fn: Vec<Keyword>,
+    }
+}
+
+#[test]
+fn raw_and_unicode_identifiers_where_clauses_and_borrowed_str_work() {
+    let keyword = |n: u8| shapes::Keyword {
+        r#type: n,
+        r#match: format!("m{n}"),
+        café: u16::from(n) + 1,
+        r#loop: n > 0,
+    };
+    let doc = shapes::Doc {
+        p: 1u64,
+        q: Some(-2i8),
+        s: "borrowed",
+        r#fn: (0..3).map(keyword).collect(),
+    };
+    let bytes = columnar::to_vec(&doc).unwrap();
+    let back: shapes::Doc<u64, Option<i8>> = columnar::from_bytes(&bytes).unwrap();
+    assert_eq!(back, doc);
+    assert!(bytes.as_ptr_range().contains(&back.s.as_ptr()));
+    let lazy = columnar::iter_from_bytes::<shapes::Doc<u64, Option<i8>>>(&bytes).unwrap();
+    let rows: Vec<_> = lazy.r#fn.collect::<columnar::Result<_>>().unwrap();
+    assert_eq!(rows, doc.r#fn);
+}
