@@ -1350,3 +1350,33 @@ fn raw_and_unicode_identifiers_where_clauses_and_borrowed_str_work() {
     let rows: Vec<_> = lazy.r#fn.collect::<columnar::Result<_>>().unwrap();
     assert_eq!(rows, doc.r#fn);
 }
+
+// ------------------------------------------------------------------ errors as text, lazy framing
+
+#[test]
+fn error_display_is_kind_at_byte_offset() {
+    let mut bytes = strict_bytes();
+    let end = bytes.len();
+    bytes.push(0x00);
+    let e = columnar::from_bytes::<StrictTable>(&bytes).unwrap_err();
+    let text = e.to_string();
+    assert!(text.ends_with(&format!(" at byte {end}")), "{text}");
+    assert!(text.starts_with(&e.kind().to_string()), "{text}");
+}
+
+#[test]
+fn iter_from_bytes_rejects_trailing_bytes_like_from_bytes() {
+    let mut bytes = events_bytes(&[0x03, 0x03, 0x02, 0x00]);
+    let end = bytes.len();
+    bytes.push(0x07);
+    assert_error(
+        columnar::from_bytes::<Table>(&bytes),
+        ErrorKind::TrailingBytes,
+    );
+    let e = match columnar::iter_from_bytes::<Table>(&bytes) {
+        Ok(_) => panic!("iter_from_bytes accepted a trailing byte"),
+        Err(e) => e,
+    };
+    assert_eq!(e.kind(), ErrorKind::TrailingBytes);
+    assert_eq!(e.offset(), Some(end));
+}

@@ -169,6 +169,28 @@ schemas! {
         pub g: Option<u32>,
     }
 
+    // nested_class.hex
+    #[columnar(vec, ser, de)]
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Leaf {
+        #[columnar(strategy = "DeltaRle")]
+        pub a: u8,
+    }
+
+    #[columnar(vec, ser, de)]
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Outer {
+        #[columnar(class = "vec")]
+        pub inner: Vec<Leaf>,
+    }
+
+    #[columnar(ser, de)]
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct NestedTable {
+        #[columnar(class = "vec")]
+        pub rows: Vec<Outer>,
+    }
+
     #[columnar(ser, de)]
     #[derive(Debug, Clone, PartialEq)]
     pub struct DodTable {
@@ -294,6 +316,19 @@ macro_rules! dod_table {
             })
             .collect(),
             cache: u64::from($skipped),
+        }
+    };
+}
+
+macro_rules! nested_table {
+    ($m:ident) => {
+        $m::NestedTable {
+            rows: vec![
+                $m::Outer {
+                    inner: vec![$m::Leaf { a: 1 }, $m::Leaf { a: 2 }],
+                },
+                $m::Outer { inner: vec![] },
+            ],
         }
     };
 }
@@ -522,5 +557,16 @@ fn delta_of_delta_rle_generic_and_skip_give_the_hand_derived_bytes() {
         dod_table!(ours, 0u32),
         dod_table!(peer, 9u32),
         ours::DodTable
+    );
+}
+
+#[test]
+fn nested_class_field_in_a_row_gives_the_hand_derived_bytes() {
+    check_golden!(
+        "nested_class.hex",
+        nested_table!(ours),
+        nested_table!(ours),
+        nested_table!(peer),
+        ours::NestedTable
     );
 }
