@@ -1380,3 +1380,121 @@ fn iter_from_bytes_rejects_trailing_bytes_like_from_bytes() {
     assert_eq!(e.kind(), ErrorKind::TrailingBytes);
     assert_eq!(e.offset(), Some(end));
 }
+
+// ------------------------------------------------------------------ generic parameter names
+
+/// Type and lifetime parameters with the short names a macro's output likes to use for itself.
+#[allow(clippy::type_complexity)]
+mod generic_names {
+    use std::borrow::Cow;
+
+    use columnar::{columnar, DeltaRleable, Rleable};
+
+    #[columnar(vec, map, ser, de, iterable)]
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct Row<'i, 's, A, C, D, E, I, K, R, S, T, V, W>
+    where
+        A: Rleable,
+        C: Rleable,
+        D: DeltaRleable + Default,
+        E: Rleable,
+        I: Rleable,
+        K: Rleable,
+        R: Rleable,
+        S: Rleable,
+        T: Rleable,
+        V: Rleable,
+        W: Rleable + Default,
+    {
+        #[columnar(borrow)]
+        pub i: Cow<'i, str>,
+        #[columnar(borrow)]
+        pub s_: Cow<'s, str>,
+        #[columnar(strategy = "Rle")]
+        pub a: A,
+        pub c: C,
+        #[columnar(strategy = "DeltaRle")]
+        pub d: D,
+        pub e: E,
+        pub ii: I,
+        pub k: K,
+        pub r: R,
+        pub s: S,
+        pub t: T,
+        pub v: V,
+        #[columnar(optional, index = 0)]
+        pub w: W,
+    }
+
+    #[columnar(ser, de)]
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Table<'i, 's, A, C, D, E, I, K, R, S, T, V, W>
+    where
+        A: Rleable,
+        C: Rleable,
+        D: DeltaRleable + Default,
+        E: Rleable,
+        I: Rleable,
+        K: Rleable,
+        R: Rleable,
+        S: Rleable,
+        T: Rleable,
+        V: Rleable,
+        W: Rleable + Default,
+    {
+        #[columnar(class = "vec", iter = "Row<'i, 's, A, C, D, E, I, K, R, S, T, V, W>")]
+        pub rows: Vec<Row<'i, 's, A, C, D, E, I, K, R, S, T, V, W>>,
+        // A concrete key: a key type parameter bounded by `Rleable` (so `DeserializeOwned`) does
+        // not compile, see `map_key_type_parameter_bounded_by_deserialize_owned_compiles`.
+        #[columnar(class = "map")]
+        pub map: std::collections::BTreeMap<i16, Row<'i, 's, A, C, D, E, I, K, R, S, T, V, W>>,
+        pub k: K,
+        #[columnar(borrow)]
+        pub i: Cow<'i, str>,
+        #[columnar(borrow)]
+        pub s: Cow<'s, str>,
+    }
+
+    pub type Concrete<'i, 's> =
+        Table<'i, 's, u8, u16, u32, u64, i8, i16, i32, i64, String, bool, char>;
+}
+
+#[test]
+fn generic_parameters_named_like_macro_internals_work() {
+    let row = |n: u8| generic_names::Row {
+        i: format!("i{n}").into(),
+        s_: "s".into(),
+        a: n,
+        c: u16::from(n),
+        d: u32::from(n) * 5,
+        e: u64::from(n),
+        ii: n as i8,
+        k: -i16::from(n),
+        r: i32::from(n),
+        s: i64::from(n),
+        t: format!("t{n}"),
+        v: n % 2 == 1,
+        w: char::from(b'a' + n),
+    };
+    let table: generic_names::Concrete = generic_names::Table {
+        rows: (0..4).map(row).collect(),
+        map: (0..3).map(|n| (-i16::from(n), row(n))).collect(),
+        k: 7,
+        i: "table i".into(),
+        s: "table s".into(),
+    };
+    let bytes = columnar::to_vec(&table).unwrap();
+    let back: generic_names::Concrete = columnar::from_bytes(&bytes).unwrap();
+    assert_eq!(back, table);
+    let lazy = columnar::iter_from_bytes::<generic_names::Concrete>(&bytes).unwrap();
+    let rows: Vec<_> = lazy.rows.collect::<columnar::Result<_>>().unwrap();
+    assert_eq!(rows, table.rows);
+}
+
+#[test]
+#[ignore = "derive bug: a map key type parameter bounded by `for<'a> Deserialize<'a>` (as \
+            serde_columnar users write it) fails with E0283 `cannot satisfy K: Deserialize<'de>`; \
+            serde_columnar compiles it"]
+fn map_key_type_parameter_bounded_by_deserialize_owned_compiles() {
+    trybuild::TestCases::new().pass("ui/columnar/map_key_deserialize_owned.rs");
+}
