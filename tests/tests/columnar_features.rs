@@ -1561,6 +1561,60 @@ fn hand_built_tree_of_depth_40_decodes() {
     assert_eq!(columnar::to_vec(&tree).unwrap(), chain_bytes(40));
 }
 
+/// A recursive serde value, for a Generic column and a table field.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+enum Deep {
+    #[default]
+    Leaf,
+    Node(Box<Deep>),
+}
+
+#[columnar(vec, ser, de)]
+#[derive(Debug, Clone, PartialEq, Default)]
+struct DeepRow {
+    d: Deep,
+}
+
+#[columnar(ser, de)]
+#[derive(Debug, Clone, PartialEq)]
+struct DeepTable {
+    #[columnar(class = "vec")]
+    rows: Vec<DeepRow>,
+    top: Deep,
+}
+
+/// `depth` x `Node` (variant 1) then `Leaf` (variant 0), R1.
+fn deep_value(depth: usize) -> Vec<u8> {
+    let mut v = vec![0x01; depth];
+    v.push(0x00);
+    v
+}
+
+#[test]
+fn deep_serde_values_in_table_fields_and_generic_columns_hit_the_depth_limit() {
+    // a table field: rows empty (1 field, Generic column of 0: 01 00), then top
+    let table = |depth| [&[0x02, 0x01, 0x01, 0x00][..], &deep_value(depth)].concat();
+    // a Generic column: Vec<Deep> of 1, then top = Leaf
+    let column = |depth| {
+        let mut col = vec![0x01];
+        col.extend(deep_value(depth));
+        let mut bytes = vec![0x02, 0x01];
+        varint(col.len(), &mut bytes);
+        bytes.extend(col);
+        bytes.push(0x00);
+        bytes
+    };
+    for bytes in [table(10), column(10)] {
+        columnar::from_bytes::<DeepTable>(&bytes).unwrap();
+    }
+    for bytes in [table(5000), column(5000)] {
+        assert_error(
+            columnar::from_bytes::<DeepTable>(&bytes),
+            ErrorKind::DepthLimitExceeded,
+        );
+    }
+}
+
 #[test]
 #[ignore = "derive bug: nested containers are decoded without a depth limit: a tree of 200 \
             levels decodes (DESIGN.md: depth limit 128, DepthLimitExceeded)"]
