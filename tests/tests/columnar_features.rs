@@ -1632,3 +1632,82 @@ fn hostile_deep_nesting_is_an_error_not_a_stack_overflow() {
     let bytes = chain_bytes(20_000);
     assert!(columnar::from_bytes::<Tree>(&bytes).is_err());
 }
+
+// ------------------------------------------------------------------ strictness of the lazy path
+
+#[columnar(vec, ser, de, iterable)]
+#[derive(Debug, Clone, PartialEq, Default)]
+struct IOpt {
+    #[columnar(strategy = "DeltaRle")]
+    a: u8,
+    #[columnar(optional, index = 2)]
+    c: String,
+}
+
+#[columnar(ser, de)]
+#[derive(Debug, Clone, PartialEq)]
+struct ITab {
+    #[columnar(class = "vec", iter = "IOpt")]
+    rows: Vec<IOpt>,
+}
+
+/// `ITab` with rows a = 1, 2 and the given optional pairs after the a column, by hand.
+fn itab(pairs: &[&[u8]]) -> Vec<u8> {
+    // table of 1; container of 1 + pairs; a: DeltaRle deltas 1, 1: run of 2 (04 02)
+    let mut bytes = vec![0x01, 1 + pairs.len() as u8, 0x02, 0x04, 0x02];
+    for pair in pairs {
+        bytes.extend(*pair);
+    }
+    bytes
+}
+
+/// (index 2, len 5, column of 4: Vec<String> ["x", ""])
+const C2: &[u8] = &[0x02, 0x05, 0x04, 0x02, 0x01, 0x78, 0x00];
+
+fn eager_and_lazy(bytes: &[u8]) -> [columnar::Result<Vec<IOpt>>; 2] {
+    let eager = columnar::from_bytes::<ITab>(bytes).map(|t| t.rows);
+    let lazy = columnar::iter_from_bytes::<ITab>(bytes).and_then(|t| t.rows.collect());
+    [eager, lazy]
+}
+
+fn rows_a12(c: [&str; 2]) -> Vec<IOpt> {
+    vec![
+        IOpt {
+            a: 1,
+            c: c[0].into(),
+        },
+        IOpt {
+            a: 2,
+            c: c[1].into(),
+        },
+    ]
+}
+
+#[test]
+fn lazy_decoding_is_as_strict_as_eager_decoding() {
+    for result in eager_and_lazy(&itab(&[C2])) {
+        assert_eq!(result.unwrap(), rows_a12(["x", ""]));
+    }
+    // missing optional column: defaults to the row count
+    for result in eager_and_lazy(&itab(&[])) {
+        assert_eq!(result.unwrap(), rows_a12(["", ""]));
+    }
+    // unknown index 7 skipped
+    for result in eager_and_lazy(&itab(&[&[0x07, 0x02, 0x01, 0xee], C2])) {
+        assert_eq!(result.unwrap(), rows_a12(["x", ""]));
+    }
+    // index 2 twice
+    for result in eager_and_lazy(&itab(&[C2, C2])) {
+        assert_error(result, ErrorKind::BadHeader);
+    }
+    // optional column of 3 values where a has 2
+    let c3: &[u8] = &[0x02, 0x05, 0x04, 0x03, 0x00, 0x00, 0x00];
+    for result in eager_and_lazy(&itab(&[c3])) {
+        assert_error(result, ErrorKind::ColumnLengthMismatch);
+    }
+    // optional column of 1 value where a has 2
+    let c1: &[u8] = &[0x02, 0x03, 0x02, 0x01, 0x00];
+    for result in eager_and_lazy(&itab(&[c1])) {
+        assert_error(result, ErrorKind::ColumnLengthMismatch);
+    }
+}
