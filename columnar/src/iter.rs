@@ -54,8 +54,9 @@ pub(crate) fn input_offset(bytes: &[u8]) -> usize {
     }
 }
 
-/// Decodes the streaming form of table `T`: each `iter` field becomes a row iterator.
-pub(crate) fn iter_from_bytes<'de, T: TableIter<'de>>(bytes: &'de [u8]) -> Result<T::Iter> {
+/// Runs `decode` with `bytes` known as the input, so column decoders created inside serde
+/// visitors report offsets in `bytes`.
+pub(crate) fn with_input<R>(bytes: &[u8], decode: impl FnOnce() -> R) -> R {
     struct Restore((usize, usize));
     impl Drop for Restore {
         fn drop(&mut self) {
@@ -64,7 +65,12 @@ pub(crate) fn iter_from_bytes<'de, T: TableIter<'de>>(bytes: &'de [u8]) -> Resul
     }
     let _restore =
         Restore(INPUT.with(|input| input.replace((bytes.as_ptr() as usize, bytes.len()))));
-    wire::from_bytes(bytes)
+    decode()
+}
+
+/// Decodes the streaming form of table `T`: each `iter` field becomes a row iterator.
+pub(crate) fn iter_from_bytes<'de, T: TableIter<'de>>(bytes: &'de [u8]) -> Result<T::Iter> {
+    with_input(bytes, || wire::from_bytes(bytes))
 }
 
 /// A table field `iter = "Row"` on its way in: the row iterator `I`.
