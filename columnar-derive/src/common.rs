@@ -244,3 +244,69 @@ pub fn type_param_args(container: &Container) -> Vec<Ident> {
         .map(|param| param.ident.clone())
         .collect()
 }
+
+/// The match that assembles one row from one value of each column: the common case (every
+/// column yields a value) builds the row; anything else is sorted out by `RowStep`.
+pub struct RowMatch {
+    /// The tuple of each column's next value.
+    pub scrutinee: TokenStream,
+    /// The pattern of the common case.
+    pub values: TokenStream,
+    /// The field initializers of the row.
+    pub inits: TokenStream,
+    /// The pattern binding every value of the other cases.
+    pub others: TokenStream,
+    /// Statements recording those values into `__step`.
+    pub record: TokenStream,
+}
+
+/// Builds the [`RowMatch`] of `container`, with `column(field)` naming a field's decoder.
+pub fn row_match(container: &Container, column: impl Fn(&Field) -> TokenStream) -> RowMatch {
+    let p = private();
+    let mut nexts = Vec::new();
+    let mut values = Vec::new();
+    let mut others = Vec::new();
+    let mut record = Vec::new();
+    for field in container.written() {
+        let col = column(field);
+        let var = local(field);
+        if field.is_optional() {
+            nexts.push(quote!(#p::OptionalIter::next_value(&mut #col)));
+            record.push(quote!(__step.record(#var, #p::OptionalIter::is_absent(&#col));));
+        } else {
+            nexts.push(quote!(#p::Iterator::next(&mut #col)));
+            record.push(quote!(__step.record(#var, false);));
+        }
+        values.push(quote!(#p::Option::Some(#p::StdResult::Ok(#var))));
+        others.push(quote!(#var));
+    }
+    let inits = container.fields.iter().map(|field| {
+        let name = &field.ident;
+        if field.is_skipped() {
+            quote_spanned!(field.ty.span()=> #name: #p::Default::default())
+        } else {
+            let var = local(field);
+            quote!(#name: #var)
+        }
+    });
+    RowMatch {
+        scrutinee: quote!((#(#nexts,)*)),
+        values: quote!((#(#values,)*)),
+        inits: quote!(#(#inits),*),
+        others: quote!((#(#others,)*)),
+        record: quote!(#(#record)*),
+    }
+}
+
+/// An expression: whether any column of the container is present (required columns always
+/// are), given `present(field)`, the expression saying whether an optional column is.
+pub fn any_column_present(
+    container: &Container,
+    present: impl Fn(&Field) -> TokenStream,
+) -> TokenStream {
+    if container.required().next().is_some() {
+        return quote!(true);
+    }
+    let present = container.optional().map(present);
+    quote!(false #(|| #present)*)
+}

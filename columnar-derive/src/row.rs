@@ -151,32 +151,23 @@ fn decode_rows(container: &Container) -> TokenStream {
     } else {
         quote!(__columns.optionals(|_, _| #p::StdResult::Ok(false))?;)
     };
+    let any_present = crate::common::any_column_present(container, |field| {
+        let column = column_var(field);
+        quote!(!#p::OptionalIter::is_absent(&#column))
+    });
+    let crate::common::RowMatch {
+        scrutinee,
+        values,
+        inits,
+        others,
+        record,
+    } = crate::common::row_match(container, |field| {
+        let column = column_var(field);
+        quote!(#column)
+    });
     let optional_iters = container.optional().map(|field| {
         let column = column_var(field);
         quote!(let mut #column = #p::OptionalIter::new(#column);)
-    });
-    let steps = container.written().map(|field| {
-        let column = column_var(field);
-        let var = local(field);
-        if field.is_optional() {
-            quote!(let #var = __step.optional(&mut #column);)
-        } else {
-            quote!(let #var = __step.field(#p::Iterator::next(&mut #column));)
-        }
-    });
-    let values = container.written().map(local);
-    let patterns = container.written().map(|field| {
-        let var = local(field);
-        quote!(#p::Option::Some(#var))
-    });
-    let inits = container.fields.iter().map(|field| {
-        let name = &field.ident;
-        if field.is_skipped() {
-            quote_spanned!(field.ty.span()=> #name: #p::Default::default())
-        } else {
-            let var = local(field);
-            quote!(#name: #var)
-        }
     });
     quote! {
         #[automatically_derived]
@@ -189,16 +180,20 @@ fn decode_rows(container: &Container) -> TokenStream {
                 #optionals
                 #(#optional_iters)*
                 let mut __rows = #p::Rows::<Self>::new(__columns.expected_len());
-                loop {
-                    let mut __step = #p::RowStep::default();
-                    #(#steps)*
-                    if !__step.finish().map_err(#p::de_error::<__A::Error>)? {
-                        break;
-                    }
-                    match (#(#values,)*) {
-                        (#(#patterns,)*) => __rows.push(Self { #(#inits),* }).map_err(#p::de_error::<__A::Error>)?,
-                        #[allow(unreachable_patterns)]
-                        _ => break,
+                if #any_present {
+                    loop {
+                        match #scrutinee {
+                            #values => __rows.push(Self { #inits }).map_err(#p::de_error::<__A::Error>)?,
+                            #[allow(unreachable_patterns)]
+                            #others => {
+                                let mut __step = #p::RowStep::default();
+                                #record
+                                if let #p::Option::Some(__err) = __step.outcome() {
+                                    return #p::StdResult::Err(#p::de_error::<__A::Error>(__err));
+                                }
+                                break;
+                            }
+                        }
                     }
                 }
                 __rows.finish().map_err(#p::de_error::<__A::Error>)
