@@ -605,5 +605,11 @@ impl<T> Rows<T> {
 /// Turns an error found while decoding a container into the deserializer's error, keeping
 /// its kind and offset through our deserializer.
 pub fn de_error<E: de::Error>(err: Error) -> E {
+    // Column decoders count from the start of the input when it is known.
+    let err = if crate::iter::input_known() {
+        err.absolute()
+    } else {
+        err
+    };
     wire::de_column_error(err)
 }

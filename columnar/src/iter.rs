@@ -43,7 +43,13 @@ thread_local! {
     static INPUT: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
 }
 
-/// The offset of `bytes` in the input of the running [`crate::iter_from_bytes`], or 0.
+/// Whether a `from_bytes` / `iter_from_bytes` of this crate is running, so that column
+/// decoders count offsets from the start of its input.
+pub(crate) fn input_known() -> bool {
+    INPUT.with(Cell::get).1 > 0
+}
+
+/// The offset of `bytes` in the input of the running `from_bytes` / `iter_from_bytes`, or 0.
 pub(crate) fn input_offset(bytes: &[u8]) -> usize {
     let (start, len) = INPUT.with(Cell::get);
     let at = bytes.as_ptr() as usize;

@@ -1,3 +1,6 @@
+//! The derive end to end inside this crate: round trips, bytes equal to serde_columnar's, and
+//! error offsets counted from the start of the whole input through nested containers.
+
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
@@ -222,5 +225,63 @@ mod peer {
                 .collect(),
         };
         serde_columnar::to_vec(&table).unwrap()
+    }
+}
+
+mod offsets {
+    use columnar::{columnar, ErrorKind};
+
+    #[columnar(vec, ser, de)]
+    #[derive(Debug, Clone, PartialEq, Default)]
+    struct Inner {
+        #[columnar(strategy = "Rle")]
+        a: u32,
+    }
+
+    #[columnar(vec, ser, de)]
+    #[derive(Debug, Clone, PartialEq, Default)]
+    struct Outer {
+        #[columnar(class = "vec")]
+        inner: Vec<Inner>,
+    }
+
+    #[columnar(ser, de)]
+    #[derive(Debug, Clone, PartialEq)]
+    struct Required {
+        #[columnar(class = "vec")]
+        rows: Vec<Inner>,
+    }
+
+    #[columnar(ser, de)]
+    #[derive(Debug, Clone, PartialEq)]
+    struct Optional {
+        #[columnar(class = "vec", optional, index = 0)]
+        rows: Vec<Inner>,
+    }
+
+    #[columnar(ser, de)]
+    #[derive(Debug, Clone, PartialEq)]
+    struct Nested {
+        #[columnar(class = "vec")]
+        rows: Vec<Outer>,
+    }
+
+    fn zero_run_at<T: for<'de> serde::Deserialize<'de> + std::fmt::Debug>(input: &[u8], at: usize) {
+        let err = columnar::from_bytes::<T>(input).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::ZeroRunCount, Some(at)),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn column_errors_point_at_the_byte_in_the_whole_input() {
+        // table(1 field) · container(1 column) · column of 1 byte: a run count of 0.
+        zero_run_at::<Required>(&[0x01, 0x01, 0x01, 0x00], 3);
+        // table(1 field) · (index 0, 3 bytes: container(1 column) · column of 1 byte: 00).
+        zero_run_at::<Optional>(&[0x01, 0x00, 0x03, 0x01, 0x01, 0x00], 5);
+        // table · container(1 column) · Generic column of 4 bytes: 1 value, a container.
+        zero_run_at::<Nested>(&[0x01, 0x01, 0x04, 0x01, 0x01, 0x01, 0x00], 6);
     }
 }
