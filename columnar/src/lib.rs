@@ -91,7 +91,8 @@
 //! structs and unions, `borrow` on a type without a lifetime, `iter` on a map or without
 //! `class`, and a strategy the field type cannot take. Rows have no field-count limit, and
 //! generic rows and tables (`Row<'a, T>`) work; a type parameter used in a column must be
-//! `'static` (no borrowed `T`).
+//! `'static` (no borrowed `T`), and a table streaming generic rows (`iter = "Row<'a, u16>"`)
+//! names their type arguments: a generic table cannot stream a generic row.
 //!
 //! # Wire format of tables and containers
 //!

@@ -285,3 +285,74 @@ mod offsets {
         zero_run_at::<Nested>(&[0x01, 0x01, 0x04, 0x01, 0x01, 0x01, 0x00], 6);
     }
 }
+
+mod generic_and_borrowed {
+    use std::borrow::Cow;
+    use std::collections::HashMap;
+
+    use columnar::columnar;
+
+    #[columnar(vec, map, ser, de, iterable)]
+    #[derive(Debug, Clone, PartialEq, Default)]
+    struct Row<'a, T> {
+        #[columnar(strategy = "DeltaRle")]
+        id: T,
+        #[columnar(strategy = "Rle", borrow)]
+        name: Cow<'a, str>,
+        #[columnar(borrow = "'a")]
+        blob: Cow<'a, [u8]>,
+        #[columnar(optional, index = 4)]
+        extra: Option<T>,
+    }
+
+    #[columnar(ser, de)]
+    #[derive(Debug, Clone, PartialEq)]
+    struct Table<'a, T> {
+        #[columnar(class = "vec")]
+        rows: Vec<Row<'a, T>>,
+        #[columnar(class = "map")]
+        by_name: HashMap<String, Row<'a, T>>,
+        #[columnar(borrow)]
+        title: Cow<'a, str>,
+    }
+
+    #[test]
+    fn generic_rows_borrow_from_the_input() {
+        let rows: Vec<Row<u16>> = (0..10u16)
+            .map(|i| Row {
+                id: i * 2,
+                name: Cow::Owned(format!("name{}", i / 3)),
+                blob: Cow::Owned(vec![i as u8; 3]),
+                extra: (i % 2 == 0).then_some(i),
+            })
+            .collect();
+        let table = Table {
+            rows: rows.clone(),
+            by_name: [("one".to_string(), rows[1].clone())].into_iter().collect(),
+            title: Cow::Borrowed("t"),
+        };
+        let bytes = columnar::to_vec(&table).unwrap();
+        let back: Table<u16> = columnar::from_bytes(&bytes).unwrap();
+        assert_eq!(back, table);
+        assert!(back
+            .rows
+            .iter()
+            .all(|row| matches!((&row.name, &row.blob), (Cow::Borrowed(_), Cow::Borrowed(_)))));
+        assert!(matches!(back.title, Cow::Borrowed("t")));
+        let streamed = columnar::iter_from_bytes::<Streamed>(&bytes).unwrap();
+        assert_eq!(streamed.rows.collect::<Result<Vec<_>, _>>().unwrap(), rows);
+        assert_eq!(streamed.by_name, table.by_name);
+    }
+
+    /// A concrete table streaming the generic rows.
+    #[columnar(ser, de)]
+    #[derive(Debug, Clone, PartialEq)]
+    struct Streamed<'a> {
+        #[columnar(class = "vec", iter = "Row<'a, u16>")]
+        rows: Vec<Row<'a, u16>>,
+        #[columnar(class = "map")]
+        by_name: HashMap<String, Row<'a, u16>>,
+        #[columnar(borrow)]
+        title: Cow<'a, str>,
+    }
+}
