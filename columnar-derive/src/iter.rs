@@ -6,8 +6,8 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::common::{
-    iter_lifetime, local, mentions_type_param, private, replace_lifetimes, row_strategy,
-    type_param_args,
+    iter_lifetime, local, mentions_type_param, private, private_at, replace_lifetimes,
+    row_strategy, type_param_args,
 };
 use crate::internals::ast::Container;
 
@@ -52,6 +52,7 @@ pub fn expand(container: &Container) -> TokenStream {
         let var = local(field);
         let ty = replace_lifetimes(generics, &field.ty, &iter);
         if field.is_skipped() {
+            let p = private_at(field.ty.span());
             builds.push(quote_spanned!(field.ty.span()=> #name: #p::Default::default()));
             if mentions_type_param(generics, &field.ty) {
                 predicates.push(quote!(#ty: #p::Default));
