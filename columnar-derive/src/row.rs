@@ -181,7 +181,7 @@ fn decode_rows(container: &Container) -> TokenStream {
                 #optionals
                 #skip_unknown
                 let __len = __columns.len();
-                let mut __rows = #p::Vec::with_capacity(__len);
+                let mut __rows = __columns.rows()?;
                 for #pattern in #zipped {
                     __rows.push(Self { #(#inits),* });
                 }

@@ -229,6 +229,7 @@ fn deserialize_impl(
     let expecting = format!("the table {ident}");
     quote! {
         #[automatically_derived]
+        #[allow(clippy::let_unit_value)]
         impl #impl_generics #p::serde::Deserialize<#de> for #ident #ty_generics #where_clause {
             fn deserialize<__D: #p::serde::Deserializer<#de>>(__deserializer: __D) -> #p::StdResult<Self, __D::Error> {
                 struct __Visitor #impl_generics #where_clause {

@@ -235,6 +235,19 @@ impl<'de, A: SeqAccess<'de>> ColumnsReader<'de, A> {
         self.len() == 0
     }
 
+    /// An empty `Vec` with room for [`len`](Self::len) rows, allocated fallibly: a row count
+    /// can come from a column of zero-sized values that costs no input bytes per row.
+    ///
+    /// # Errors
+    /// [`ErrorKind::RunCountTooLarge`] when that many rows cannot be allocated.
+    pub fn rows<T>(&self) -> std::result::Result<Vec<T>, A::Error> {
+        let mut rows = Vec::new();
+        rows.try_reserve_exact(self.len()).map_err(|_| {
+            container_error(ErrorKind::RunCountTooLarge, "too many rows to allocate")
+        })?;
+        Ok(rows)
+    }
+
     /// Reads the keys of a map container; their count is the row count.
     ///
     /// # Errors
