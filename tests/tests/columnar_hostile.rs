@@ -863,3 +863,38 @@ fn mutations_of_a_valid_table_never_panic() {
             .unwrap();
     });
 }
+
+/// Found by `cargo fuzz run table`: an Rle run of 10^8 strings is 5 bytes of input and a
+/// 2.5 GB column (libFuzzer's out-of-memory limit is 2 GB). Within MAX_RLE_COUNT it is valid
+/// for the codec, so the decoder may build it; here, under 4 GiB, it must then fail on the
+/// next column's length rather than abort.
+#[test]
+fn rle_run_of_10e8_strings_is_an_error_not_an_abort() {
+    isolated("rle_run_of_10e8_strings_is_an_error_not_an_abort", || {
+        let good = Columns::of(&sample_rows());
+        let mut name = zigzag(104_469_544);
+        name.push(0x00); // ""
+        let wire = table_with(&Columns { name, ..good }, 6, |w| w);
+        let err = columnar::from_bytes::<Table>(&wire.bytes).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::ColumnLengthMismatch, Some(wire.at("id")))
+        );
+    });
+}
+
+/// The largest run, 10^9 strings, asks for 24 GB at once: an error, not an abort.
+#[test]
+fn rle_run_of_max_strings_is_an_error_not_an_abort() {
+    isolated("rle_run_of_max_strings_is_an_error_not_an_abort", || {
+        let good = Columns::of(&sample_rows());
+        let mut name = zigzag(MAX_RLE_COUNT as i64);
+        name.push(0x00);
+        let wire = table_with(&Columns { name, ..good }, 6, |w| w);
+        let err = columnar::from_bytes::<Table>(&wire.bytes).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::RunCountTooLarge, Some(wire.at("name")))
+        );
+    });
+}
