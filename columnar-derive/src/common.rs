@@ -15,6 +15,12 @@ pub fn private() -> TokenStream {
     quote!(::columnar::__private)
 }
 
+/// [`private`] with the span of a field's type, for code whose trait-bound errors must point
+/// at that field: a path mixing the macro's span and the field's is reported at the macro.
+pub fn private_at(span: Span) -> TokenStream {
+    quote_spanned!(span=> ::columnar::__private)
+}
+
 /// The lifetime generated iterators borrow the input for.
 pub fn iter_lifetime() -> Lifetime {
     Lifetime::new("'__iter", Span::call_site())
@@ -80,8 +86,8 @@ pub fn is_borrowable_cow(ty: &Type) -> bool {
 
 /// The strategy marker type of a field inside a row.
 pub fn row_strategy(field: &Field) -> TokenStream {
-    let p = private();
     let span = field.ty.span();
+    let p = private_at(span);
     let base = match (field.class(), field.strategy()) {
         (Some(Class::Vec), _) => {
             let row = infer_or(container_args(&field.ty).1);
@@ -107,8 +113,8 @@ pub fn row_strategy(field: &Field) -> TokenStream {
 
 /// The decoding wrapper of a table field (`Plain`, `Borrowed`, a container, a row iterator).
 pub fn table_wrapper(field: &Field, ty: &Type, iter_rows: Option<&Type>) -> TokenStream {
-    let p = private();
     let span = ty.span();
+    let p = private_at(span);
     if let Some(iter) = iter_rows {
         return quote_spanned!(span=> #p::IterContainer<#iter>);
     }
@@ -283,6 +289,7 @@ pub fn row_match(container: &Container, column: impl Fn(&Field) -> TokenStream) 
     let inits = container.fields.iter().map(|field| {
         let name = &field.ident;
         if field.is_skipped() {
+            let p = private_at(field.ty.span());
             quote_spanned!(field.ty.span()=> #name: #p::Default::default())
         } else {
             let var = local(field);

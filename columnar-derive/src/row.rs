@@ -5,7 +5,7 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::common::{
-    de_lifetime, local, mentions_type_param, private, row_strategy, with_de_lifetime,
+    de_lifetime, local, mentions_type_param, private, private_at, row_strategy, with_de_lifetime,
     with_predicates,
 };
 use crate::internals::ast::Container;
@@ -57,11 +57,13 @@ fn encode_rows(container: &Container) -> TokenStream {
         let ty = &field.ty;
         let var = local(field);
         let strategy = row_strategy(field);
+        let p = private_at(ty.span());
         quote_spanned!(ty.span()=> let mut #var = #p::encoder::<#strategy, #ty>();)
     });
     let pushes = fields.iter().map(|field| {
         let var = local(field);
         let name = &field.ident;
+        let p = private_at(field.ty.span());
         quote_spanned!(field.ty.span()=> #p::ColumnEncoder::push(&mut #var, &__row.#name)?;)
     });
     let finishes = fields.iter().map(|field| {
