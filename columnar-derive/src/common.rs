@@ -15,6 +15,12 @@ pub fn private() -> TokenStream {
     quote!(::columnar::__private)
 }
 
+/// [`private`] with the span of a field's type, for code whose trait-bound errors must point
+/// at that field: a path mixing the macro's span and the field's is reported at the macro.
+pub fn private_at(span: Span) -> TokenStream {
+    quote_spanned!(span=> ::columnar::__private)
+}
+
 /// The lifetime generated iterators borrow the input for.
 pub fn iter_lifetime() -> Lifetime {
     Lifetime::new("'__iter", Span::call_site())
@@ -80,8 +86,8 @@ pub fn is_borrowable_cow(ty: &Type) -> bool {
 
 /// The strategy marker type of a field inside a row.
 pub fn row_strategy(field: &Field) -> TokenStream {
-    let p = private();
     let span = field.ty.span();
+    let p = private_at(span);
     let base = match (field.class(), field.strategy()) {
         (Some(Class::Vec), _) => {
             let row = infer_or(container_args(&field.ty).1);
@@ -107,8 +113,8 @@ pub fn row_strategy(field: &Field) -> TokenStream {
 
 /// The decoding wrapper of a table field (`Plain`, `Borrowed`, a container, a row iterator).
 pub fn table_wrapper(field: &Field, ty: &Type, iter_rows: Option<&Type>) -> TokenStream {
-    let p = private();
     let span = ty.span();
+    let p = private_at(span);
     if let Some(iter) = iter_rows {
         return quote_spanned!(span=> #p::IterContainer<#iter>);
     }
@@ -243,4 +249,71 @@ pub fn type_param_args(container: &Container) -> Vec<Ident> {
         .type_params()
         .map(|param| param.ident.clone())
         .collect()
+}
+
+/// The match that assembles one row from one value of each column: the common case (every
+/// column yields a value) builds the row; anything else is sorted out by `RowStep`.
+pub struct RowMatch {
+    /// The tuple of each column's next value.
+    pub scrutinee: TokenStream,
+    /// The pattern of the common case.
+    pub values: TokenStream,
+    /// The field initializers of the row.
+    pub inits: TokenStream,
+    /// The pattern binding every value of the other cases.
+    pub others: TokenStream,
+    /// Statements recording those values into `__step`.
+    pub record: TokenStream,
+}
+
+/// Builds the [`RowMatch`] of `container`, with `column(field)` naming a field's decoder.
+pub fn row_match(container: &Container, column: impl Fn(&Field) -> TokenStream) -> RowMatch {
+    let p = private();
+    let mut nexts = Vec::new();
+    let mut values = Vec::new();
+    let mut others = Vec::new();
+    let mut record = Vec::new();
+    for field in container.written() {
+        let col = column(field);
+        let var = local(field);
+        if field.is_optional() {
+            nexts.push(quote!(#p::OptionalIter::next_value(&mut #col)));
+            record.push(quote!(__step.record(#var, #p::OptionalIter::is_absent(&#col));));
+        } else {
+            nexts.push(quote!(#p::Iterator::next(&mut #col)));
+            record.push(quote!(__step.record(#var, false);));
+        }
+        values.push(quote!(#p::Option::Some(#p::StdResult::Ok(#var))));
+        others.push(quote!(#var));
+    }
+    let inits = container.fields.iter().map(|field| {
+        let name = &field.ident;
+        if field.is_skipped() {
+            let p = private_at(field.ty.span());
+            quote_spanned!(field.ty.span()=> #name: #p::Default::default())
+        } else {
+            let var = local(field);
+            quote!(#name: #var)
+        }
+    });
+    RowMatch {
+        scrutinee: quote!((#(#nexts,)*)),
+        values: quote!((#(#values,)*)),
+        inits: quote!(#(#inits),*),
+        others: quote!((#(#others,)*)),
+        record: quote!(#(#record)*),
+    }
+}
+
+/// An expression: whether any column of the container is present (required columns always
+/// are), given `present(field)`, the expression saying whether an optional column is.
+pub fn any_column_present(
+    container: &Container,
+    present: impl Fn(&Field) -> TokenStream,
+) -> TokenStream {
+    if container.required().next().is_some() {
+        return quote!(true);
+    }
+    let present = container.optional().map(present);
+    quote!(false #(|| #present)*)
 }

@@ -41,18 +41,13 @@ pub fn expand(container: &Container) -> TokenStream {
     let mut reads = Vec::new();
     let mut slots = Vec::new();
     let mut arms = Vec::new();
-    let mut steps = Vec::new();
     let mut inits = Vec::new();
-    let mut values = Vec::new();
-    let mut patterns = Vec::new();
-    let mut builds = Vec::new();
     for field in &container.fields {
         let name = &field.ident;
         let field_vis = &field.vis;
         let var = local(field);
         let ty = replace_lifetimes(generics, &field.ty, &iter);
         if field.is_skipped() {
-            builds.push(quote_spanned!(field.ty.span()=> #name: #p::Default::default()));
             if mentions_type_param(generics, &field.ty) {
                 predicates.push(quote!(#ty: #p::Default));
             }
@@ -72,17 +67,26 @@ pub fn expand(container: &Container) -> TokenStream {
             let index = field.index();
             arms.push(quote_spanned!(field.ty.span()=> #index => __column.iter::<#strategy, #ty>(&mut #var),));
             inits.push(quote!(#name: #p::OptionalIter::new(#var)));
-            steps.push(quote!(let #var = __step.optional(&mut self.#name);));
         } else {
             struct_fields.push(quote!(#field_vis #name: #column));
             reads.push(quote_spanned!(field.ty.span()=> let #var = __columns.required_iter::<#strategy, #ty>()?;));
             inits.push(quote!(#name: #var));
-            steps.push(quote!(let #var = __step.field(#p::Iterator::next(&mut self.#name));));
         }
-        values.push(quote!(#var));
-        patterns.push(quote!(#p::Option::Some(#var)));
-        builds.push(quote!(#name: #var));
     }
+    let any_present = crate::common::any_column_present(container, |field| {
+        let var = local(field);
+        quote!(#p::Option::is_some(&#var))
+    });
+    let crate::common::RowMatch {
+        scrutinee,
+        values,
+        inits: builds,
+        others,
+        record,
+    } = crate::common::row_match(container, |field| {
+        let name = &field.ident;
+        quote!(self.#name)
+    });
     let optionals = if arms.is_empty() {
         quote!(__columns.optionals(|_, _| #p::StdResult::Ok(false))?;)
     } else {
@@ -128,7 +132,8 @@ pub fn expand(container: &Container) -> TokenStream {
                 #(#reads)*
                 #(#slots)*
                 #optionals
-                #p::StdResult::Ok(Self { #(#inits,)* __done: false })
+                let __done = !(#any_present);
+                #p::StdResult::Ok(Self { #(#inits,)* __done })
             }
         }
 
@@ -141,25 +146,14 @@ pub fn expand(container: &Container) -> TokenStream {
                 if self.__done {
                     return #p::Option::None;
                 }
-                let mut __step = #p::RowStep::default();
-                #(#steps)*
-                match __step.finish() {
-                    #p::StdResult::Ok(true) => {}
-                    #p::StdResult::Ok(false) => {
-                        self.__done = true;
-                        return #p::Option::None;
-                    }
-                    #p::StdResult::Err(__err) => {
-                        self.__done = true;
-                        return #p::Option::Some(#p::StdResult::Err(__err));
-                    }
-                }
-                match (#(#values,)*) {
-                    (#(#patterns,)*) => #p::Option::Some(#p::StdResult::Ok(#ident { #(#builds),* })),
+                match #scrutinee {
+                    #values => #p::Option::Some(#p::StdResult::Ok(#ident { #builds })),
                     #[allow(unreachable_patterns)]
-                    _ => {
+                    #others => {
                         self.__done = true;
-                        #p::Option::None
+                        let mut __step = #p::RowStep::default();
+                        #record
+                        __step.outcome().map(#p::StdResult::Err)
                     }
                 }
             }

@@ -111,6 +111,14 @@ fn fallback(container: &Container) -> proc_macro2::TokenStream {
             }
         }
     });
+    // `iter_from_bytes::<Table>` needs `TableIter`; the table itself stands in for its `{Table}Iter`.
+    let table_iter = (args.de && container.has_iter_fields()).then(|| {
+        quote! {
+            impl #de_impl_generics #p::TableIter<'de> for #ident #ty_generics #where_clause {
+                type Iter = Self;
+            }
+        }
+    });
     let rows = (args.vec || args.map).then(|| quote! {
         impl #impl_generics #p::EncodeRows for #ident #ty_generics #where_clause {
             fn encode_rows<'__r, __I>(_: __I, _: &mut #p::ColumnsWriter) -> #p::Result<()>
@@ -133,6 +141,7 @@ fn fallback(container: &Container) -> proc_macro2::TokenStream {
     quote! {
         #ser
         #de
+        #table_iter
         #rows
         #vec
         #map

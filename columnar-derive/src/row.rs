@@ -5,10 +5,16 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::common::{
-    de_lifetime, local, mentions_type_param, private, row_strategy, with_de_lifetime,
+    de_lifetime, local, mentions_type_param, private, private_at, row_strategy, with_de_lifetime,
     with_predicates,
 };
 use crate::internals::ast::Container;
+
+/// The local variable holding a field's column decoder.
+fn column_var(field: &crate::internals::ast::Field) -> syn::Ident {
+    use syn::ext::IdentExt;
+    quote::format_ident!("__column_{}", field.ident.unraw())
+}
 
 /// `EncodeRows`, `DecodeRows` and the `VecRow` / `MapRow` markers.
 pub fn expand(container: &Container) -> TokenStream {
@@ -51,11 +57,13 @@ fn encode_rows(container: &Container) -> TokenStream {
         let ty = &field.ty;
         let var = local(field);
         let strategy = row_strategy(field);
+        let p = private_at(ty.span());
         quote_spanned!(ty.span()=> let mut #var = #p::encoder::<#strategy, #ty>();)
     });
     let pushes = fields.iter().map(|field| {
         let var = local(field);
         let name = &field.ident;
+        let p = private_at(field.ty.span());
         quote_spanned!(field.ty.span()=> #p::ColumnEncoder::push(&mut #var, &__row.#name)?;)
     });
     let finishes = fields.iter().map(|field| {
@@ -116,56 +124,52 @@ fn decode_rows(container: &Container) -> TokenStream {
     let (impl_generics, _, where_clause) = impl_generics.split_for_impl();
     let (_, ty_generics, _) = container.generics.split_for_impl();
 
+    // Rows are built straight from the columns' streaming decoders: no column is
+    // materialized, and the columns are checked to end together.
     let required = container.required().map(|field| {
         let ty = &field.ty;
-        let var = local(field);
+        let column = column_var(field);
         let strategy = row_strategy(field);
-        quote_spanned!(ty.span()=> let #var = __columns.required::<#strategy, #ty>()?;)
+        quote_spanned!(ty.span()=> let mut #column = __columns.required_iter::<#strategy, #ty>()?;)
     });
     let optional_slots = container.optional().map(|field| {
-        let ty = &field.ty;
-        let var = local(field);
-        quote!(let mut #var: #p::Option<#p::Vec<#ty>> = #p::Option::None;)
+        let column = column_var(field);
+        quote!(let mut #column = #p::Option::None;)
     });
     let optional_arms = container.optional().map(|field| {
         let ty = &field.ty;
-        let var = local(field);
+        let column = column_var(field);
         let index = field.index();
         let strategy = row_strategy(field);
-        quote_spanned!(ty.span()=> #index => __column.decode::<#strategy, #ty>(&mut #var),)
+        quote_spanned!(ty.span()=> #index => __column.iter::<#strategy, #ty>(&mut #column),)
     });
-    let optionals = (container.optional().count() > 0).then(|| {
+    let optionals = if container.optional().count() > 0 {
         quote! {
             __columns.optionals(|__index, __column| match __index {
                 #(#optional_arms)*
                 _ => #p::StdResult::Ok(false),
             })?;
         }
+    } else {
+        quote!(__columns.optionals(|_, _| #p::StdResult::Ok(false))?;)
+    };
+    let any_present = crate::common::any_column_present(container, |field| {
+        let column = column_var(field);
+        quote!(!#p::OptionalIter::is_absent(&#column))
     });
-    let skip_unknown = (container.optional().count() == 0)
-        .then(|| quote!(__columns.optionals(|_, _| #p::StdResult::Ok(false))?;));
-
-    // (0..len).zip(a).zip(b)... and the matching nested pattern.
-    let mut zipped = quote!((0..__len));
-    let mut pattern = quote!(_);
-    for field in container.written() {
-        let var = local(field);
-        let column = if field.is_optional() {
-            quote!(#p::OptionalValues::new(#var))
-        } else {
-            quote!(#var)
-        };
-        zipped = quote!(#p::Iterator::zip(#zipped, #column));
-        pattern = quote!((#pattern, #var));
-    }
-    let inits = container.fields.iter().map(|field| {
-        let name = &field.ident;
-        if field.is_skipped() {
-            quote_spanned!(field.ty.span()=> #name: #p::Default::default())
-        } else {
-            let var = local(field);
-            quote!(#name: #var)
-        }
+    let crate::common::RowMatch {
+        scrutinee,
+        values,
+        inits,
+        others,
+        record,
+    } = crate::common::row_match(container, |field| {
+        let column = column_var(field);
+        quote!(#column)
+    });
+    let optional_iters = container.optional().map(|field| {
+        let column = column_var(field);
+        quote!(let mut #column = #p::OptionalIter::new(#column);)
     });
     quote! {
         #[automatically_derived]
@@ -176,13 +180,25 @@ fn decode_rows(container: &Container) -> TokenStream {
                 #(#required)*
                 #(#optional_slots)*
                 #optionals
-                #skip_unknown
-                let __len = __columns.len();
-                let mut __rows: #p::Vec<Self> = #p::rows_with_capacity(__len)?;
-                for #pattern in #zipped {
-                    __rows.push(Self { #(#inits),* });
+                #(#optional_iters)*
+                let mut __rows = #p::Rows::<Self>::new(__columns.expected_len());
+                if #any_present {
+                    loop {
+                        match #scrutinee {
+                            #values => __rows.push(Self { #inits }).map_err(#p::de_error::<__A::Error>)?,
+                            #[allow(unreachable_patterns)]
+                            #others => {
+                                let mut __step = #p::RowStep::default();
+                                #record
+                                if let #p::Option::Some(__err) = __step.outcome() {
+                                    return #p::StdResult::Err(#p::de_error::<__A::Error>(__err));
+                                }
+                                break;
+                            }
+                        }
+                    }
                 }
-                #p::StdResult::Ok(__rows)
+                __rows.finish().map_err(#p::de_error::<__A::Error>)
             }
         }
     }

@@ -8,7 +8,7 @@ use syn::{Ident, Lifetime, Type};
 
 use crate::common::{
     container_args, de_lifetime, iter_lifetime, iterable_type, local, mentions_type_param, private,
-    table_wrapper, with_de_lifetime, with_predicates,
+    private_at, table_wrapper, with_de_lifetime, with_predicates,
 };
 use crate::internals::ast::{Container, Field};
 use crate::internals::attr::Class;
@@ -34,6 +34,7 @@ pub fn serialize(container: &Container) -> TokenStream {
             let value = serialize_value(field, quote!(&self.#name));
             if field.is_optional() {
                 let index = field.index();
+                let p = private_at(field.ty.span());
                 quote_spanned! {field.ty.span()=>
                     let __bytes = #p::encode_value(#value).map_err(#p::ser_error::<__S::Error>)?;
                     __seq.serialize_element(&#p::OptionalEntry(#index, &__bytes))?;
@@ -56,19 +57,20 @@ pub fn serialize(container: &Container) -> TokenStream {
 }
 
 fn serialize_value(field: &Field, value: TokenStream) -> TokenStream {
-    let p = private();
     let ty = &field.ty;
     match field.class() {
         Some(Class::Vec) => {
             let row = container_args(ty)
                 .1
                 .map_or_else(|| quote!(_), |row| quote!(#row));
+            let p = private_at(ty.span());
             quote_spanned!(ty.span()=> &#p::VecContainer::<#row, #ty>::new(#value))
         }
         Some(Class::Map) => {
             let (key, row) = container_args(ty);
             let key = key.map_or_else(|| quote!(_), |key| quote!(#key));
             let row = row.map_or_else(|| quote!(_), |row| quote!(#row));
+            let p = private_at(ty.span());
             quote_spanned!(ty.span()=> &#p::MapContainer::<#key, #row, #ty>::new(#value))
         }
         None => value,
@@ -194,6 +196,7 @@ fn deserialize_impl(
     let required = fields.iter().filter(|decoded| !decoded.field.is_skipped() && !decoded.field.is_optional()).map(|decoded| {
         let var = local(decoded.field);
         let wrapper = table_wrapper(decoded.field, &decoded.ty, decoded.iter_rows.as_ref());
+        let p = private_at(decoded.ty.span());
         quote_spanned!(decoded.ty.span()=> let #var = #p::next_field::<#wrapper, __A>(__columns.seq())?;)
     });
     let optional: Vec<_> = fields
@@ -214,6 +217,7 @@ fn deserialize_impl(
     let inits = fields.iter().map(|decoded| {
         let name = &decoded.field.ident;
         let var = local(decoded.field);
+        let p = private_at(decoded.ty.span());
         if decoded.field.is_skipped() {
             quote_spanned!(decoded.ty.span()=> #name: #p::Default::default())
         } else if decoded.field.is_optional() {
@@ -225,6 +229,7 @@ fn deserialize_impl(
     let expecting = format!("the table {ident}");
     quote! {
         #[automatically_derived]
+        #[allow(clippy::let_unit_value)]
         impl #impl_generics #p::serde::Deserialize<#de> for #ident #ty_generics #where_clause {
             fn deserialize<__D: #p::serde::Deserializer<#de>>(__deserializer: __D) -> #p::StdResult<Self, __D::Error> {
                 struct __Visitor #impl_generics #where_clause {

@@ -225,16 +225,6 @@ impl<'de, A: SeqAccess<'de>> ColumnsReader<'de, A> {
         }
     }
 
-    /// The row count: the length of the columns read so far (0 when none was present).
-    pub fn len(&self) -> usize {
-        self.len.unwrap_or(0)
-    }
-
-    /// Whether no column or key was present, or all were empty.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// Reads the keys of a map container; their count is the row count.
     ///
     /// # Errors
@@ -247,20 +237,10 @@ impl<'de, A: SeqAccess<'de>> ColumnsReader<'de, A> {
         Ok(keys)
     }
 
-    /// Reads and decodes the next required column.
-    ///
-    /// # Errors
-    /// The codec's errors, [`ErrorKind::ColumnLengthMismatch`] when its length differs from the
-    /// columns before it, [`ErrorKind::UnexpectedEnd`] when the container has no more columns.
-    pub fn required<S: CodecDe<'de, T>, T>(&mut self) -> std::result::Result<Vec<T>, A::Error> {
-        let column = self
-            .seq
-            .next_element_seed(ColumnSeed::<S, T> {
-                expected: &mut self.len,
-                _codec: PhantomData,
-            })?
-            .ok_or_else(|| container_error(ErrorKind::UnexpectedEnd, "missing column"))?;
-        Ok(column)
+    /// The row count fixed before any column was read: the number of keys of a map
+    /// container, `None` for a vec container.
+    pub fn expected_len(&self) -> Option<usize> {
+        self.len
     }
 
     /// Reads the next required column as a streaming iterator.
@@ -290,7 +270,6 @@ impl<'de, A: SeqAccess<'de>> ColumnsReader<'de, A> {
             .seq
             .next_element_seed(OptionalSeed {
                 found: &mut found,
-                len: &mut self.len,
                 column_in_byte_string: true,
                 _input: PhantomData,
             })?
@@ -307,7 +286,6 @@ impl<'de, A: SeqAccess<'de>> ColumnsReader<'de, A> {
             .seq
             .next_element_seed(OptionalSeed {
                 found: &mut found,
-                len: &mut self.len,
                 column_in_byte_string: false,
                 _input: PhantomData,
             })?
@@ -319,54 +297,6 @@ impl<'de, A: SeqAccess<'de>> ColumnsReader<'de, A> {
     /// The underlying sequence, for table fields read one by one.
     pub fn seq(&mut self) -> &mut A {
         &mut self.seq
-    }
-}
-
-/// Checks a decoded column's length against the row count fixed by earlier columns.
-fn check_len(expected: &mut Option<usize>, len: usize) -> Result<()> {
-    match *expected {
-        Some(rows) if rows != len => Err(Error::with_message(
-            ErrorKind::ColumnLengthMismatch,
-            format_args!("column of {len} values in a container of {rows} rows"),
-        )
-        .or_offset(0)),
-        _ => {
-            *expected = Some(len);
-            Ok(())
-        }
-    }
-}
-
-struct ColumnSeed<'a, S, T> {
-    expected: &'a mut Option<usize>,
-    _codec: PhantomData<fn() -> (S, T)>,
-}
-
-impl<'de, S: CodecDe<'de, T>, T> DeserializeSeed<'de> for ColumnSeed<'_, S, T> {
-    type Value = Vec<T>;
-    fn deserialize<D: Deserializer<'de>>(
-        self,
-        deserializer: D,
-    ) -> std::result::Result<Vec<T>, D::Error> {
-        deserializer.deserialize_bytes(self)
-    }
-}
-
-impl<'de, S: CodecDe<'de, T>, T> Visitor<'de> for ColumnSeed<'_, S, T> {
-    type Value = Vec<T>;
-    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
-        formatter.write_str("a column as a byte string")
-    }
-    fn visit_borrowed_bytes<E: de::Error>(
-        self,
-        bytes: &'de [u8],
-    ) -> std::result::Result<Vec<T>, E> {
-        let mut decode = || {
-            let column = S::decode(bytes)?;
-            check_len(self.expected, column.len())?;
-            Ok(column)
-        };
-        decode().map_err(wire::de_column_error)
     }
 }
 
@@ -386,25 +316,10 @@ impl<'de> DeserializeSeed<'de> for RawBytes {
 /// One optional column (or optional table field) found in the input.
 pub struct OptionalColumn<'de, 'a> {
     bytes: &'de [u8],
-    len: &'a mut Option<usize>,
+    _found: PhantomData<&'a ()>,
 }
 
 impl<'de> OptionalColumn<'de, '_> {
-    /// Decodes the column with strategy `S` into `slot`.
-    ///
-    /// # Errors
-    /// The codec's errors, [`ErrorKind::ColumnLengthMismatch`], and [`ErrorKind::BadHeader`]
-    /// when `slot` is already filled (the index appeared twice).
-    pub fn decode<S: CodecDe<'de, T>, T>(self, slot: &mut Option<Vec<T>>) -> Result<bool> {
-        if slot.is_some() {
-            return Err(duplicate_index());
-        }
-        let column = S::decode(self.bytes)?;
-        check_len(self.len, column.len())?;
-        *slot = Some(column);
-        Ok(true)
-    }
-
     /// Starts streaming the column with strategy `S` into `slot`.
     ///
     /// # Errors
@@ -436,15 +351,14 @@ fn duplicate_index() -> Error {
     Error::with_message(ErrorKind::BadHeader, "optional index given twice").or_offset(0)
 }
 
-struct OptionalSeed<'a, 'l, F> {
+struct OptionalSeed<'a, F> {
     found: &'a mut F,
-    len: &'l mut Option<usize>,
     /// Container columns are wrapped in a second byte string; table fields are not.
     column_in_byte_string: bool,
     _input: PhantomData<&'a ()>,
 }
 
-impl<'de, F> DeserializeSeed<'de> for OptionalSeed<'_, '_, F>
+impl<'de, F> DeserializeSeed<'de> for OptionalSeed<'_, F>
 where
     F: FnMut(u64, OptionalColumn<'de, '_>) -> Result<bool>,
 {
@@ -457,7 +371,7 @@ where
     }
 }
 
-impl<'de, F> Visitor<'de> for OptionalSeed<'_, '_, F>
+impl<'de, F> Visitor<'de> for OptionalSeed<'_, F>
 where
     F: FnMut(u64, OptionalColumn<'de, '_>) -> Result<bool>,
 {
@@ -476,12 +390,12 @@ where
     }
 }
 
-struct OptionalBody<'a, 'l, F> {
+struct OptionalBody<'a, F> {
     index: u64,
-    outer: OptionalSeed<'a, 'l, F>,
+    outer: OptionalSeed<'a, F>,
 }
 
-impl<'de, F> DeserializeSeed<'de> for OptionalBody<'_, '_, F>
+impl<'de, F> DeserializeSeed<'de> for OptionalBody<'_, F>
 where
     F: FnMut(u64, OptionalColumn<'de, '_>) -> Result<bool>,
 {
@@ -494,7 +408,7 @@ where
     }
 }
 
-impl<'de, F> Visitor<'de> for OptionalBody<'_, '_, F>
+impl<'de, F> Visitor<'de> for OptionalBody<'_, F>
 where
     F: FnMut(u64, OptionalColumn<'de, '_>) -> Result<bool>,
 {
@@ -517,41 +431,12 @@ where
             };
             let column = OptionalColumn {
                 bytes,
-                len: outer.len,
+                _found: PhantomData,
             };
             (outer.found)(index, column).map_err(|err| err.shifted(start))?;
             Ok(())
         };
         read().map_err(wire::de_column_error)
-    }
-}
-
-/// Zips an optional column, or its defaults when absent, with the rows.
-pub enum OptionalValues<T> {
-    /// The column was present.
-    Present(std::vec::IntoIter<T>),
-    /// The column was absent: every row gets `T::default()`.
-    Absent,
-}
-
-impl<T> OptionalValues<T> {
-    /// The values of `column`, or defaults.
-    pub fn new(column: Option<Vec<T>>) -> Self {
-        match column {
-            Some(values) => OptionalValues::Present(values.into_iter()),
-            None => OptionalValues::Absent,
-        }
-    }
-}
-
-impl<T: Default> Iterator for OptionalValues<T> {
-    type Item = T;
-    #[inline]
-    fn next(&mut self) -> Option<T> {
-        match self {
-            OptionalValues::Present(values) => values.next(),
-            OptionalValues::Absent => Some(T::default()),
-        }
     }
 }
 
@@ -647,13 +532,84 @@ impl Serialize for OptionalEntry<'_> {
     }
 }
 
-/// Room for `len` decoded rows; a count too large to allocate is an error, not an abort.
-///
-/// # Errors
-/// [`ErrorKind::RunCountTooLarge`] when the allocation fails.
-pub fn rows_with_capacity<T, E: de::Error>(len: usize) -> std::result::Result<Vec<T>, E> {
-    let mut rows = Vec::new();
-    rows.try_reserve_exact(len)
-        .map_err(|_| container_error(ErrorKind::RunCountTooLarge, "too many rows to allocate"))?;
-    Ok(rows)
+/// The rows of a container being decoded.
+pub struct Rows<T> {
+    rows: Vec<T>,
+    expected: Option<usize>,
+}
+
+impl<T> Rows<T> {
+    /// Collects rows; `expected` is the row count fixed by a map's keys.
+    pub fn new(expected: Option<usize>) -> Self {
+        Rows {
+            rows: Vec::new(),
+            expected,
+        }
+    }
+
+    /// Adds a row.
+    ///
+    /// # Errors
+    /// [`ErrorKind::ColumnLengthMismatch`] past the expected count,
+    /// [`ErrorKind::RunCountTooLarge`] when the rows cannot be allocated.
+    #[inline]
+    pub fn push(&mut self, row: T) -> Result<()> {
+        if self.rows.len() == self.rows.capacity() {
+            if self
+                .expected
+                .is_some_and(|expected| self.rows.len() >= expected)
+            {
+                return Err(self.mismatch());
+            }
+            // Doubling, or the keys' count; allocation failure is an error, not an abort.
+            let want = self.expected.unwrap_or(self.rows.len().max(64));
+            self.rows
+                .try_reserve(want.saturating_sub(self.rows.len()).max(1))
+                .map_err(|_| {
+                    Error::with_message(ErrorKind::RunCountTooLarge, "too many rows to allocate")
+                })?;
+        }
+        self.rows.push(row);
+        Ok(())
+    }
+
+    /// The rows, once every column ended.
+    ///
+    /// # Errors
+    /// [`ErrorKind::ColumnLengthMismatch`] when a map's keys and columns differ in length.
+    pub fn finish(self) -> Result<Vec<T>> {
+        match self.expected {
+            Some(expected) if expected != self.rows.len() => Err(self.mismatch()),
+            _ => Ok(self.rows),
+        }
+    }
+
+    #[cold]
+    fn mismatch(&self) -> Error {
+        Error::with_message(
+            ErrorKind::ColumnLengthMismatch,
+            format_args!(
+                "{} keys but columns of {}{} rows",
+                self.expected.unwrap_or(0),
+                if self.rows.len() >= self.expected.unwrap_or(0) {
+                    "more than "
+                } else {
+                    ""
+                },
+                self.rows.len()
+            ),
+        )
+    }
+}
+
+/// Turns an error found while decoding a container into the deserializer's error, keeping
+/// its kind and offset through our deserializer.
+pub fn de_error<E: de::Error>(err: Error) -> E {
+    // Column decoders count from the start of the input when it is known.
+    let err = if crate::iter::input_known() {
+        err.absolute()
+    } else {
+        err
+    };
+    wire::de_column_error(err)
 }

@@ -90,6 +90,8 @@ struct ErrorImpl {
     kind: ErrorKind,
     offset: Option<usize>,
     message: Option<Box<str>>,
+    /// The offset is already counted from the start of the whole input.
+    absolute: bool,
 }
 
 impl Error {
@@ -101,6 +103,7 @@ impl Error {
                 kind,
                 offset: Some(offset),
                 message: None,
+                absolute: false,
             }),
         }
     }
@@ -113,6 +116,7 @@ impl Error {
                 kind,
                 offset: None,
                 message: None,
+                absolute: false,
             }),
         }
     }
@@ -125,6 +129,7 @@ impl Error {
                 kind,
                 offset: None,
                 message: Some(message.to_string().into_boxed_str()),
+                absolute: false,
             }),
         }
     }
@@ -156,8 +161,23 @@ impl Error {
     /// Moves a known offset by `base`: used when a column's bytes sit inside a larger input.
     #[must_use]
     pub fn shifted(mut self, base: usize) -> Self {
+        if self.inner.absolute {
+            return self;
+        }
         if let Some(offset) = self.inner.offset.as_mut() {
             *offset += base;
+        }
+        self
+    }
+}
+
+impl Error {
+    /// Marks a known offset as counted from the start of the whole input, so enclosing
+    /// decoders do not shift it again.
+    #[must_use]
+    pub(crate) fn absolute(mut self) -> Self {
+        if self.inner.offset.is_some() {
+            self.inner.absolute = true;
         }
         self
     }

@@ -43,7 +43,13 @@ thread_local! {
     static INPUT: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
 }
 
-/// The offset of `bytes` in the input of the running [`crate::iter_from_bytes`], or 0.
+/// Whether a `from_bytes` / `iter_from_bytes` of this crate is running, so that column
+/// decoders count offsets from the start of its input.
+pub(crate) fn input_known() -> bool {
+    INPUT.with(Cell::get).1 > 0
+}
+
+/// The offset of `bytes` in the input of the running `from_bytes` / `iter_from_bytes`, or 0.
 pub(crate) fn input_offset(bytes: &[u8]) -> usize {
     let (start, len) = INPUT.with(Cell::get);
     let at = bytes.as_ptr() as usize;
@@ -54,8 +60,9 @@ pub(crate) fn input_offset(bytes: &[u8]) -> usize {
     }
 }
 
-/// Decodes the streaming form of table `T`: each `iter` field becomes a row iterator.
-pub(crate) fn iter_from_bytes<'de, T: TableIter<'de>>(bytes: &'de [u8]) -> Result<T::Iter> {
+/// Runs `decode` with `bytes` known as the input, so column decoders created inside serde
+/// visitors report offsets in `bytes`.
+pub(crate) fn with_input<R>(bytes: &[u8], decode: impl FnOnce() -> R) -> R {
     struct Restore((usize, usize));
     impl Drop for Restore {
         fn drop(&mut self) {
@@ -64,7 +71,12 @@ pub(crate) fn iter_from_bytes<'de, T: TableIter<'de>>(bytes: &'de [u8]) -> Resul
     }
     let _restore =
         Restore(INPUT.with(|input| input.replace((bytes.as_ptr() as usize, bytes.len()))));
-    wire::from_bytes(bytes)
+    decode()
+}
+
+/// Decodes the streaming form of table `T`: each `iter` field becomes a row iterator.
+pub(crate) fn iter_from_bytes<'de, T: TableIter<'de>>(bytes: &'de [u8]) -> Result<T::Iter> {
+    with_input(bytes, || wire::from_bytes(bytes))
 }
 
 /// A table field `iter = "Row"` on its way in: the row iterator `I`.
@@ -116,7 +128,28 @@ impl<I> OptionalIter<I> {
     }
 }
 
-/// Assembles one row from one value of each column, checking that the columns end together.
+impl<I> OptionalIter<I> {
+    /// Whether the column was absent from the input.
+    #[inline]
+    pub fn is_absent(&self) -> bool {
+        matches!(self, OptionalIter::Absent)
+    }
+
+    /// The next value: the column's, or a default when the column is absent.
+    #[inline]
+    pub fn next_value<T: Default>(&mut self) -> Option<Result<T>>
+    where
+        I: Iterator<Item = Result<T>>,
+    {
+        match self {
+            OptionalIter::Present(iter) => iter.next(),
+            OptionalIter::Absent => Some(Ok(T::default())),
+        }
+    }
+}
+
+/// Sorts out a row where some column did not yield a value: the end of every column, a
+/// column error, or columns of different lengths.
 #[derive(Debug, Default)]
 pub struct RowStep {
     values: usize,
@@ -125,59 +158,34 @@ pub struct RowStep {
 }
 
 impl RowStep {
-    /// Takes the next value of a required column.
+    /// Records what one column yielded; `absent` for an optional column not in the input.
     #[inline]
-    pub fn field<T>(&mut self, next: Option<Result<T>>) -> Option<T> {
+    pub fn record<T>(&mut self, next: Option<Result<T>>, absent: bool) {
         match next {
-            Some(Ok(value)) => {
-                self.values += 1;
-                Some(value)
-            }
+            _ if absent => {}
+            Some(Ok(_)) => self.values += 1,
             Some(Err(err)) => {
                 self.error.get_or_insert(err);
-                None
             }
-            None => {
-                self.ended += 1;
-                None
-            }
+            None => self.ended += 1,
         }
     }
 
-    /// Takes the next value of an optional column (a default when the column is absent).
-    #[inline]
-    pub fn optional<T: Default, I: Iterator<Item = Result<T>>>(
-        &mut self,
-        column: &mut OptionalIter<I>,
-    ) -> Option<T> {
-        match column {
-            OptionalIter::Present(iter) => self.field(iter.next()),
-            OptionalIter::Absent => Some(T::default()),
-        }
-    }
-
-    /// `Ok(true)` when a row is complete, `Ok(false)` when every column ended, an error when
-    /// a column failed or the columns have different lengths.
-    ///
-    /// # Errors
-    /// The first column error, or [`ErrorKind::ColumnLengthMismatch`].
-    #[inline]
-    pub fn finish(self) -> Result<bool> {
+    /// `None` when every column ended; otherwise the first column error, or
+    /// [`ErrorKind::ColumnLengthMismatch`] when some columns ended before others.
+    pub fn outcome(self) -> Option<Error> {
         if let Some(err) = self.error {
-            return Err(err);
+            return Some(err);
         }
         if self.values == 0 {
-            return Ok(false);
+            return None;
         }
-        if self.ended > 0 {
-            return Err(Error::with_message(
-                ErrorKind::ColumnLengthMismatch,
-                format_args!(
-                    "{} of the container's columns ended before the others",
-                    self.ended
-                ),
-            ));
-        }
-        Ok(true)
+        Some(Error::with_message(
+            ErrorKind::ColumnLengthMismatch,
+            format_args!(
+                "{} of the container's columns ended before the other {}",
+                self.ended, self.values
+            ),
+        ))
     }
 }

@@ -91,7 +91,8 @@
 //! structs and unions, `borrow` on a type without a lifetime, `iter` on a map or without
 //! `class`, and a strategy the field type cannot take. Rows have no field-count limit, and
 //! generic rows and tables (`Row<'a, T>`) work; a type parameter used in a column must be
-//! `'static` (no borrowed `T`).
+//! `'static` (no borrowed `T`), and a table streaming generic rows (`iter = "Row<'a, u16>"`)
+//! names their type arguments: a generic table cannot stream a generic row.
 //!
 //! # Wire format of tables and containers
 //!
@@ -219,7 +220,7 @@ pub fn to_writer<T: serde::Serialize + ?Sized, W: std::io::Write>(
 /// Malformed input, with its [`ErrorKind`] and byte offset; [`ErrorKind::TrailingBytes`] when
 /// bytes are left over.
 pub fn from_bytes<'de, T: serde::Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
-    wire::from_bytes(bytes)
+    iter::with_input(bytes, || wire::from_bytes(bytes))
 }
 
 /// Decodes a table from the front of `bytes` and returns the bytes after it.
@@ -245,9 +246,9 @@ pub fn iter_from_bytes<'de, T: iter::TableIter<'de>>(bytes: &'de [u8]) -> Result
 #[doc(hidden)]
 pub mod __private {
     pub use crate::container::{
-        rows_with_capacity, ColumnsReader, ColumnsWriter, DecodeRows, EncodeRows, MapContainer,
-        MapContainerDe, MapRow, OptionalColumn, OptionalEntry, OptionalValues, VecContainer,
-        VecContainerDe, VecRow,
+        de_error, ColumnsReader, ColumnsWriter, DecodeRows, EncodeRows, MapContainer,
+        MapContainerDe, MapRow, OptionalColumn, OptionalEntry, Rows, VecContainer, VecContainerDe,
+        VecRow,
     };
     pub use crate::iter::{IterContainer, IterRows, OptionalIter, RowStep, TableIter};
     pub use crate::strategy::{

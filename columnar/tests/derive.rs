@@ -1,3 +1,6 @@
+//! The derive end to end inside this crate: round trips, bytes equal to serde_columnar's, and
+//! error offsets counted from the start of the whole input through nested containers.
+
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
@@ -222,5 +225,134 @@ mod peer {
                 .collect(),
         };
         serde_columnar::to_vec(&table).unwrap()
+    }
+}
+
+mod offsets {
+    use columnar::{columnar, ErrorKind};
+
+    #[columnar(vec, ser, de)]
+    #[derive(Debug, Clone, PartialEq, Default)]
+    struct Inner {
+        #[columnar(strategy = "Rle")]
+        a: u32,
+    }
+
+    #[columnar(vec, ser, de)]
+    #[derive(Debug, Clone, PartialEq, Default)]
+    struct Outer {
+        #[columnar(class = "vec")]
+        inner: Vec<Inner>,
+    }
+
+    #[columnar(ser, de)]
+    #[derive(Debug, Clone, PartialEq)]
+    struct Required {
+        #[columnar(class = "vec")]
+        rows: Vec<Inner>,
+    }
+
+    #[columnar(ser, de)]
+    #[derive(Debug, Clone, PartialEq)]
+    struct Optional {
+        #[columnar(class = "vec", optional, index = 0)]
+        rows: Vec<Inner>,
+    }
+
+    #[columnar(ser, de)]
+    #[derive(Debug, Clone, PartialEq)]
+    struct Nested {
+        #[columnar(class = "vec")]
+        rows: Vec<Outer>,
+    }
+
+    fn zero_run_at<T: for<'de> serde::Deserialize<'de> + std::fmt::Debug>(input: &[u8], at: usize) {
+        let err = columnar::from_bytes::<T>(input).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::ZeroRunCount, Some(at)),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn column_errors_point_at_the_byte_in_the_whole_input() {
+        // table(1 field) · container(1 column) · column of 1 byte: a run count of 0.
+        zero_run_at::<Required>(&[0x01, 0x01, 0x01, 0x00], 3);
+        // table(1 field) · (index 0, 3 bytes: container(1 column) · column of 1 byte: 00).
+        zero_run_at::<Optional>(&[0x01, 0x00, 0x03, 0x01, 0x01, 0x00], 5);
+        // table · container(1 column) · Generic column of 4 bytes: 1 value, a container.
+        zero_run_at::<Nested>(&[0x01, 0x01, 0x04, 0x01, 0x01, 0x01, 0x00], 6);
+    }
+}
+
+mod generic_and_borrowed {
+    use std::borrow::Cow;
+    use std::collections::HashMap;
+
+    use columnar::columnar;
+
+    #[columnar(vec, map, ser, de, iterable)]
+    #[derive(Debug, Clone, PartialEq, Default)]
+    struct Row<'a, T> {
+        #[columnar(strategy = "DeltaRle")]
+        id: T,
+        #[columnar(strategy = "Rle", borrow)]
+        name: Cow<'a, str>,
+        #[columnar(borrow = "'a")]
+        blob: Cow<'a, [u8]>,
+        #[columnar(optional, index = 4)]
+        extra: Option<T>,
+    }
+
+    #[columnar(ser, de)]
+    #[derive(Debug, Clone, PartialEq)]
+    struct Table<'a, T> {
+        #[columnar(class = "vec")]
+        rows: Vec<Row<'a, T>>,
+        #[columnar(class = "map")]
+        by_name: HashMap<String, Row<'a, T>>,
+        #[columnar(borrow)]
+        title: Cow<'a, str>,
+    }
+
+    #[test]
+    fn generic_rows_borrow_from_the_input() {
+        let rows: Vec<Row<u16>> = (0..10u16)
+            .map(|i| Row {
+                id: i * 2,
+                name: Cow::Owned(format!("name{}", i / 3)),
+                blob: Cow::Owned(vec![i as u8; 3]),
+                extra: (i % 2 == 0).then_some(i),
+            })
+            .collect();
+        let table = Table {
+            rows: rows.clone(),
+            by_name: [("one".to_string(), rows[1].clone())].into_iter().collect(),
+            title: Cow::Borrowed("t"),
+        };
+        let bytes = columnar::to_vec(&table).unwrap();
+        let back: Table<u16> = columnar::from_bytes(&bytes).unwrap();
+        assert_eq!(back, table);
+        assert!(back
+            .rows
+            .iter()
+            .all(|row| matches!((&row.name, &row.blob), (Cow::Borrowed(_), Cow::Borrowed(_)))));
+        assert!(matches!(back.title, Cow::Borrowed("t")));
+        let streamed = columnar::iter_from_bytes::<Streamed>(&bytes).unwrap();
+        assert_eq!(streamed.rows.collect::<Result<Vec<_>, _>>().unwrap(), rows);
+        assert_eq!(streamed.by_name, table.by_name);
+    }
+
+    /// A concrete table streaming the generic rows.
+    #[columnar(ser, de)]
+    #[derive(Debug, Clone, PartialEq)]
+    struct Streamed<'a> {
+        #[columnar(class = "vec", iter = "Row<'a, u16>")]
+        rows: Vec<Row<'a, u16>>,
+        #[columnar(class = "map")]
+        by_name: HashMap<String, Row<'a, u16>>,
+        #[columnar(borrow)]
+        title: Cow<'a, str>,
     }
 }

@@ -1,0 +1,9 @@
+use columnar::columnar;
+
+#[columnar(vec)]
+struct Row {
+    #[columnar(strategie = "Rle")]
+    name: String,
+}
+
+fn main() {}

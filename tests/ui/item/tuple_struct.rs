@@ -1,0 +1,6 @@
+use columnar::columnar;
+
+#[columnar(vec)]
+struct Row(u64, String);
+
+fn main() {}

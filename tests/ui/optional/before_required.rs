@@ -1,0 +1,10 @@
+use columnar::columnar;
+
+#[columnar(vec)]
+struct Row {
+    #[columnar(optional, index = 0)]
+    note: String,
+    id: u64,
+}
+
+fn main() {}

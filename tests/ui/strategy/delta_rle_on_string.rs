@@ -1,0 +1,9 @@
+use columnar::columnar;
+
+#[columnar(vec)]
+struct Row {
+    #[columnar(strategy = "DeltaRle")]
+    name: String,
+}
+
+fn main() {}
