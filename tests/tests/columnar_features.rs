@@ -985,7 +985,7 @@ struct RichLog<'a> {
 #[ignore = "derive bug: a table whose lifetime appears only in its `iter` field fails with E0392 \
             ('a never used) in the generated iterator struct; serde_columnar compiles it"]
 fn table_whose_lifetime_is_used_only_by_an_iter_field_compiles() {
-    trybuild::TestCases::new().pass("ui/columnar/iter_field_lifetime.rs");
+    trybuild::TestCases::new().pass("ui/known_bugs/iter_field_lifetime.rs");
 }
 
 #[test]
@@ -1496,7 +1496,7 @@ fn generic_parameters_named_like_macro_internals_work() {
             serde_columnar users write it) fails with E0283 `cannot satisfy K: Deserialize<'de>`; \
             serde_columnar compiles it"]
 fn map_key_type_parameter_bounded_by_deserialize_owned_compiles() {
-    trybuild::TestCases::new().pass("ui/columnar/map_key_deserialize_owned.rs");
+    trybuild::TestCases::new().pass("ui/known_bugs/map_key_deserialize_owned.rs");
 }
 
 // ------------------------------------------------------------------ nesting depth
