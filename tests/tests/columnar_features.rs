@@ -1194,42 +1194,44 @@ proptest! {
 
 #[test]
 fn huge_declared_lengths_are_errors_not_allocations() {
-    // a Generic Vec<u8> column claiming 2^62 elements inside a 10-byte column
+    // rows: a Generic Vec<u8> column g claiming 2^62 elements inside its 10 bytes
     #[rustfmt::skip]
     let bytes = [
-        0x03,
-        0x06,                                                   // rows: 6 fields
-        0x00, 0x00, 0x00, 0x02, 0x00, 0x00,                     // s, d, b empty; t: DoD empty
-        0x0a, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x40, 0x00, // g: len 2^62
-        0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-        0x03, 0x00,
+        0x02,                                     // table: rows, map (tail absent)
+        0x05,                                     // rows: 5 required columns, no optional
+        0x00, 0x00, 0x00, 0x02, 0x00, 0x00,       //   s, d, b empty; t: DoD empty (00 00)
+        0x0a,                                     //   g: byte string of 10 (bytes 9..19)
+        0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x40, // Vec len 2^62
+        0x00,                                     //   one element
+        0x06, 0x00,                               // map: keys + 5 columns; no keys
+        0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x01, 0x00, //   empty columns
     ];
     let e = columnar::from_bytes::<AnyTable>(&bytes).unwrap_err();
     assert!(
         matches!(
             e.kind(),
-            ErrorKind::UnexpectedEnd | ErrorKind::LengthPastEnd
+            ErrorKind::UnexpectedEnd | ErrorKind::LengthPastEnd | ErrorKind::ColumnLengthMismatch
         ),
         "{e}"
     );
     assert!(
         e.offset().is_some_and(|o| o <= 19),
-        "{e}: past the column's end"
+        "{e}: past the rows container"
     );
-    // an Rle run of 10^9 + 1 copies: over MAX_RLE_COUNT
+    // rows: an Rle run of 10^9 + 1 copies, over MAX_RLE_COUNT
     #[rustfmt::skip]
     let run = [
-        0x03,
-        0x06,
-        0x07, 0x82, 0xa8, 0xd6, 0xb9, 0x07, 0x01, 0x61,         // s: run count 1_000_000_001, "a"
+        0x02,
+        0x05,
+        0x07, 0x82, 0xa8, 0xd6, 0xb9, 0x07, 0x01, 0x61, // s: run count 1_000_000_001 of "a"
         0x00, 0x00, 0x02, 0x00, 0x00, 0x01, 0x00,
-        0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-        0x03, 0x00,
+        0x06, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x01, 0x00,
     ];
-    assert_error(
+    let e = assert_error(
         columnar::from_bytes::<AnyTable>(&run),
         ErrorKind::RunCountTooLarge,
     );
+    assert_eq!(e.offset(), Some(3), "at the run count");
 }
 
 // ------------------------------------------------------------------ map containers, strictly
