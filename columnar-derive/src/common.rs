@@ -268,7 +268,6 @@ pub struct RowMatch {
 
 /// Builds the [`RowMatch`] of `container`, with `column(field)` naming a field's decoder.
 pub fn row_match(container: &Container, column: impl Fn(&Field) -> TokenStream) -> RowMatch {
-    let p = private();
     let mut nexts = Vec::new();
     let mut values = Vec::new();
     let mut others = Vec::new();
@@ -276,11 +275,14 @@ pub fn row_match(container: &Container, column: impl Fn(&Field) -> TokenStream) 
     for field in container.written() {
         let col = column(field);
         let var = local(field);
+        // Spanned at the field, so a strategy the type cannot take is reported there.
+        let at = field.ty.span();
+        let p = private_at(at);
         if field.is_optional() {
-            nexts.push(quote!(#p::OptionalIter::next_value(&mut #col)));
+            nexts.push(quote_spanned!(at=> #p::OptionalIter::next_value(&mut #col)));
             record.push(quote!(__step.record(#var, #p::OptionalIter::is_absent(&#col));));
         } else {
-            nexts.push(quote!(#p::Iterator::next(&mut #col)));
+            nexts.push(quote_spanned!(at=> #p::Iterator::next(&mut #col)));
             record.push(quote!(__step.record(#var, false);));
         }
         values.push(quote!(#p::Option::Some(#p::StdResult::Ok(#var))));
