@@ -8,7 +8,7 @@ use syn::{Ident, Lifetime, Type};
 
 use crate::common::{
     container_args, de_lifetime, iter_lifetime, iterable_type, local, mentions_type_param, private,
-    private_at, table_wrapper, with_de_lifetime, with_predicates,
+    private_at, replace_lifetimes, table_wrapper, with_de_lifetime, with_predicates,
 };
 use crate::internals::ast::{Container, Field};
 use crate::internals::attr::Class;
@@ -101,9 +101,13 @@ fn serialize_bounds(field: &Field) -> Vec<TokenStream> {
     }
 }
 
-fn deserialize_bounds(field: &Field, de: &Lifetime) -> Vec<TokenStream> {
+fn deserialize_bounds(
+    generics: &syn::Generics,
+    field: &Field,
+    ty: &Type,
+    de: &Lifetime,
+) -> Vec<TokenStream> {
     let p = private();
-    let ty = &field.ty;
     let mut bounds = Vec::new();
     if field.is_skipped() || field.is_optional() {
         bounds.push(quote!(#ty: #p::Default));
@@ -123,7 +127,9 @@ fn deserialize_bounds(field: &Field, de: &Lifetime) -> Vec<TokenStream> {
                 bounds.push(quote!(#row: #p::DecodeRows<#de> + #marker));
             }
             if let (Class::Map, Some(key)) = (class, key) {
-                bounds.push(quote!(#key: #p::serde::Deserialize<#de>));
+                if !crate::common::already_bounded(generics, &key, "Deserialize") {
+                    bounds.push(quote!(#key: #p::serde::Deserialize<#de>));
+                }
             }
         }
         None => {
@@ -166,30 +172,26 @@ fn deserialize_impl(
     let mut predicates = Vec::new();
     for decoded in &fields {
         if decoded.iter_rows.is_none() && mentions_type_param(&container.generics, &decoded.ty) {
-            predicates.extend(deserialize_bounds(decoded.field, de));
+            predicates.extend(deserialize_bounds(
+                &container.generics,
+                decoded.field,
+                &decoded.ty,
+                de,
+            ));
         }
     }
-    // `{Table}Iter` already has `'__iter` among its generics.
+    // `{Table}Iter` has `'__iter` in place of the table's lifetimes.
     let self_generics = if ident == &container.ident {
         container.generics.clone()
     } else {
-        with_iter_lifetime(container)
+        iter_table_generics(container)
     };
     let impl_generics = if ident == &container.ident {
-        with_predicates(&with_de_lifetime(&container.generics, de), predicates)
+        with_de_lifetime(&container.generics, de)
     } else {
-        let mut generics = with_predicates(&self_generics, predicates);
-        // '__iter outlives the table's own lifetimes.
-        let bounds: Vec<Lifetime> = container
-            .generics
-            .lifetimes()
-            .map(|param| param.lifetime.clone())
-            .collect();
-        if let Some(syn::GenericParam::Lifetime(param)) = generics.params.first_mut() {
-            param.bounds.extend(bounds);
-        }
-        generics
+        self_generics.clone()
     };
+    let impl_generics = with_predicates(&impl_generics, predicates);
     let (impl_generics, visitor_ty_generics, where_clause) = impl_generics.split_for_impl();
     let (_, ty_generics, _) = self_generics.split_for_impl();
 
@@ -258,13 +260,20 @@ fn deserialize_impl(
     }
 }
 
-/// The table's generics with `'__iter` first.
-fn with_iter_lifetime(container: &Container) -> syn::Generics {
+/// The generics of `{Table}Iter`: `'__iter` in place of the table's lifetimes, which every
+/// field type borrows for `'__iter` instead.
+fn iter_table_generics(container: &Container) -> syn::Generics {
     let mut generics = container.generics.clone();
-    generics.params.insert(
-        0,
-        syn::GenericParam::Lifetime(syn::LifetimeParam::new(iter_lifetime())),
-    );
+    generics.params = std::iter::once(syn::GenericParam::Lifetime(syn::LifetimeParam::new(
+        iter_lifetime(),
+    )))
+    .chain(
+        generics
+            .params
+            .into_iter()
+            .filter(|param| !matches!(param, syn::GenericParam::Lifetime(_))),
+    )
+    .collect();
     generics
 }
 
@@ -293,7 +302,9 @@ pub fn table_iter(container: &Container) -> TokenStream {
             },
             None => None,
         };
-        let ty = iter_rows.clone().unwrap_or_else(|| field.ty.clone());
+        let ty = iter_rows
+            .clone()
+            .unwrap_or_else(|| replace_lifetimes(&container.generics, &field.ty, &iter));
         struct_fields.push(quote!(#field_vis #name: #ty));
         decoded.push(DecodedField {
             field,
@@ -301,7 +312,7 @@ pub fn table_iter(container: &Container) -> TokenStream {
             iter_rows,
         });
     }
-    let generics = with_iter_lifetime(container);
+    let generics = iter_table_generics(container);
     let (_, iter_ty_generics, where_clause) = generics.split_for_impl();
     let table_generics = with_de_lifetime(&container.generics, &iter);
     let (table_impl_generics, _, _) = table_generics.split_for_impl();

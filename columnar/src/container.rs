@@ -440,6 +440,39 @@ where
     }
 }
 
+thread_local! {
+    /// How many containers are being decoded on this thread, one inside the other.
+    static CONTAINER_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// One level of container nesting; leaving drops it.
+pub(crate) struct ContainerLevel(());
+
+impl ContainerLevel {
+    /// Enters a container. Containers nested in a row's column are read by a fresh
+    /// deserializer, so its depth limit does not see them; this counts them instead.
+    pub(crate) fn enter<E: de::Error>() -> std::result::Result<Self, E> {
+        let depth = CONTAINER_DEPTH.with(|depth| {
+            depth.set(depth.get() + 1);
+            depth.get()
+        });
+        let level = ContainerLevel(());
+        if depth > wire::DEFAULT_DEPTH_LIMIT {
+            return Err(container_error(
+                ErrorKind::DepthLimitExceeded,
+                "containers nested more than 128 deep",
+            ));
+        }
+        Ok(level)
+    }
+}
+
+impl Drop for ContainerLevel {
+    fn drop(&mut self) {
+        CONTAINER_DEPTH.with(|depth| depth.set(depth.get() - 1));
+    }
+}
+
 /// A `class = "vec"` field on its way in.
 pub struct VecContainerDe<R, C>(pub C, PhantomData<fn() -> R>);
 
@@ -466,6 +499,7 @@ where
                 self,
                 seq: A,
             ) -> std::result::Result<Self::Value, A::Error> {
+                let _level = ContainerLevel::enter()?;
                 let mut columns = ColumnsReader::new(seq);
                 let rows = R::decode_rows(&mut columns)?;
                 Ok(VecContainerDe(rows.into_iter().collect(), PhantomData))
@@ -507,6 +541,7 @@ where
                 self,
                 seq: A,
             ) -> std::result::Result<Self::Value, A::Error> {
+                let _level = ContainerLevel::enter()?;
                 let mut columns = ColumnsReader::new(seq);
                 let keys: Vec<K> = columns.keys()?;
                 let rows = R::decode_rows(&mut columns)?;

@@ -101,6 +101,7 @@ impl<'de, I: IterRows<'de>> Deserialize<'de> for IterContainer<I> {
                 self,
                 seq: A,
             ) -> std::result::Result<Self::Value, A::Error> {
+                let _level = crate::container::ContainerLevel::enter()?;
                 let mut columns = ColumnsReader::new(seq);
                 I::iter_rows(&mut columns).map(IterContainer)
             }

@@ -230,7 +230,7 @@ pub fn from_bytes<'de, T: serde::Deserialize<'de>>(bytes: &'de [u8]) -> Result<T
 pub fn take_from_bytes<'de, T: serde::Deserialize<'de>>(
     bytes: &'de [u8],
 ) -> Result<(T, &'de [u8])> {
-    wire::take_from_bytes(bytes)
+    iter::with_input(bytes, || wire::take_from_bytes(bytes))
 }
 
 /// Decodes the streaming form of table `T`: every field with `iter = "Row"` becomes an

@@ -356,3 +356,70 @@ mod generic_and_borrowed {
         title: Cow<'a, str>,
     }
 }
+
+mod table_iter_lifetimes {
+    use std::borrow::Cow;
+    use std::collections::BTreeMap;
+
+    use columnar::columnar;
+    use serde::{Deserialize, Serialize};
+
+    #[columnar(vec, ser, de, iterable)]
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Ev<'a> {
+        #[columnar(strategy = "DeltaRle")]
+        pub id: u32,
+        #[columnar(borrow)]
+        pub text: Cow<'a, str>,
+    }
+
+    /// The table's lifetime is used only by its `iter` field.
+    #[columnar(ser, de)]
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Log<'a> {
+        #[columnar(class = "vec", iter = "Ev<'a>")]
+        pub events: Vec<Ev<'a>>,
+    }
+
+    #[test]
+    fn a_table_lifetime_used_only_by_its_iter_field_compiles() {
+        let log = Log {
+            events: vec![Ev {
+                id: 1,
+                text: "a".into(),
+            }],
+        };
+        let bytes = columnar::to_vec(&log).unwrap();
+        let lazy = columnar::iter_from_bytes::<Log>(&bytes).unwrap();
+        let events: Vec<Ev> = lazy.events.collect::<columnar::Result<_>>().unwrap();
+        assert_eq!(events, log.events);
+    }
+
+    #[columnar(map, ser, de)]
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Row {
+        pub x: u8,
+    }
+
+    /// A map key bounded the way serde_columnar users write it.
+    #[columnar(ser, de)]
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Keyed<K>
+    where
+        K: Ord + Clone + Serialize + for<'a> Deserialize<'a>,
+    {
+        #[columnar(class = "map")]
+        pub map: BTreeMap<K, Row>,
+    }
+
+    #[test]
+    fn a_map_key_bounded_by_deserialize_owned_compiles() {
+        let table = Keyed {
+            map: [(1u8, Row { x: 2 })].into_iter().collect(),
+        };
+        let bytes = columnar::to_vec(&table).unwrap();
+        // table(1) · map container(2 elements: keys, 1 column) · keys [1] · column "01 02"
+        assert_eq!(bytes, [0x01, 0x02, 0x01, 0x01, 0x02, 0x01, 0x02]);
+        assert_eq!(columnar::from_bytes::<Keyed<u8>>(&bytes).unwrap(), table);
+    }
+}

@@ -13,6 +13,11 @@ use crate::{Error, ErrorKind, Result};
 ///
 /// Implement it for a newtype to store it with DeltaOfDelta; `to_i64` returning `None` makes
 /// the encoder fail with [`ErrorKind::EncodeOverflow`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be stored with strategy `DeltaOfDelta`",
+    label = "`DeltaOfDelta` takes integers within `i64`",
+    note = "use `strategy = \"Rle\"` or no strategy for other types"
+)]
 pub trait DeltaOfDeltable: Copy {
     /// The value as an `i64`, `None` when it does not fit.
     fn to_i64(self) -> Option<i64>;

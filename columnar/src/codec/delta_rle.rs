@@ -13,6 +13,11 @@ use crate::{Error, ErrorKind, Result};
 ///
 /// Implement it for a newtype to store it with DeltaRle; `to_i128` returning `None` makes the
 /// encoder fail with [`ErrorKind::EncodeOverflow`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be stored with strategy `DeltaRle`",
+    label = "`DeltaRle` takes integers and `bool`",
+    note = "use `strategy = \"Rle\"` or no strategy for other types"
+)]
 pub trait DeltaRleable: Copy {
     /// The value as an `i128`, `None` when it does not fit.
     fn to_i128(self) -> Option<i128>;

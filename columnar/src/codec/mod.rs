@@ -99,7 +99,7 @@
 //!
 //! | codec | written | also accepted | rejected |
 //! | --- | --- | --- | --- |
-//! | Rle, DeltaRle | runs as the state machine above | two adjacent runs of one value, equal neighbours in a literal, a literal of one between runs | count 0 (`ZeroRunCount`), `\|n\|` > [`MAX_RLE_COUNT`] (`RunCountTooLarge`), a literal of `n ≥ 2` values with fewer than `n` bytes left (`LengthPastEnd`), input ending inside a run (`UnexpectedEnd`) |
+//! | Rle, DeltaRle | runs as the state machine above | two adjacent runs of one value, equal neighbours in a literal, a literal of one between runs | count 0 (`ZeroRunCount`), `\|n\|` > [`MAX_RLE_COUNT`] (`RunCountTooLarge`), an Rle run of `n` copies of a heap-owning value (strings, vectors) of `b` encoded bytes with `n × b` > [`MAX_RUN_EXPANSION`] (`RunCountTooLarge`: each copy is an allocation that cannot fail gracefully; `serde_columnar` accepts these), a literal of `n ≥ 2` values with fewer than `n` bytes left (`LengthPastEnd`), input ending inside a run (`UnexpectedEnd`) |
 //! | DeltaRle | — | — | a running value outside `i128` or outside the column's type, e.g. a `u8` column reaching 256 (`IntegerOverflow`) |
 //! | BoolRle | a leading 0 only when the column starts with `true` | — | a count of 0 anywhere but first (`ZeroRunCount`), a leading 0 with nothing after it (`UnexpectedEnd`), count > `MAX_RLE_COUNT` (`RunCountTooLarge`) |
 //! | DeltaOfDelta | smallest class for each `d`, padding bits 0 | a larger class than needed | missing head or `U` byte (`UnexpectedEnd`), `U` > 8, `U` = 0 with data bytes, `U` > 0 without, bits after an empty head, non-zero padding bits (`BadHeader`), a code running past the last used bit (`UnexpectedEnd`), a value overflowing `i64` or the column's type (`IntegerOverflow`) |
@@ -172,6 +172,24 @@ pub(crate) fn read_run_header(
         return Err(Error::at(ErrorKind::LengthPastEnd, start));
     }
     Ok(Some(RunHeader::Literal(len)))
+}
+
+/// Most encoded bytes one repeated run of heap-owning values (strings, vectors) may stand
+/// for: each copy is a separate allocation that cannot fail gracefully, so a run of `n`
+/// copies of a value of `b` bytes is rejected when `n × b` exceeds this.
+pub const MAX_RUN_EXPANSION: usize = MAX_RLE_COUNT;
+
+/// Rejects a repeated run whose copies would own more than [`MAX_RUN_EXPANSION`] bytes.
+#[inline]
+pub(crate) fn check_run_expansion<T>(len: usize, value_bytes: usize, offset: usize) -> Result<()> {
+    if std::mem::needs_drop::<T>() && len.saturating_mul(value_bytes) > MAX_RUN_EXPANSION {
+        return Err(Error::with_message(
+            ErrorKind::RunCountTooLarge,
+            format_args!("a run of {len} copies of a {value_bytes}-byte value"),
+        )
+        .or_offset(offset));
+    }
+    Ok(())
 }
 
 /// Reserves room for `additional` more values, reporting a run too large to allocate as

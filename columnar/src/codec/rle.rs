@@ -4,7 +4,9 @@
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use super::{append_output, read_run_header, reserve_run, serde_glue, RunHeader};
+use super::{
+    append_output, check_run_expansion, read_run_header, reserve_run, serde_glue, RunHeader,
+};
 use crate::wire::{self, write_zigzag_i64, Deserializer};
 use crate::Result;
 
@@ -202,7 +204,9 @@ pub fn decode<'de, T: Clone + Deserialize<'de>>(bytes: &'de [u8]) -> Result<Vec<
         match read_run_header(de.reader(), false)? {
             None => return Ok(values),
             Some(RunHeader::Repeat(len)) => {
+                let value_start = de.offset();
                 let value = T::deserialize(&mut de)?;
+                check_run_expansion::<T>(len, de.offset() - value_start, start)?;
                 reserve_run(&mut values, len, start)?;
                 values.extend(std::iter::repeat_n(value, len));
             }
@@ -275,14 +279,20 @@ impl<'de, T: Clone + Deserialize<'de>> AnyRleIter<'de, T> {
                     }
                     return T::deserialize(&mut self.de).map(Some);
                 }
-                Pending::Nothing => match read_run_header(self.de.reader(), false)? {
-                    None => return Ok(None),
-                    Some(RunHeader::Repeat(len)) => {
-                        let value = T::deserialize(&mut self.de)?;
-                        self.pending = Pending::Repeat(value, len);
+                Pending::Nothing => {
+                    let start = self.de.offset();
+                    match read_run_header(self.de.reader(), false)? {
+                        None => return Ok(None),
+                        Some(RunHeader::Repeat(len)) => {
+                            let value_start = self.de.offset();
+                            let value = T::deserialize(&mut self.de)?;
+                            let value_bytes = self.de.offset() - value_start;
+                            check_run_expansion::<T>(len, value_bytes, start)?;
+                            self.pending = Pending::Repeat(value, len);
+                        }
+                        Some(RunHeader::Literal(len)) => self.pending = Pending::Literal(len),
                     }
-                    Some(RunHeader::Literal(len)) => self.pending = Pending::Literal(len),
-                },
+                }
             }
         }
     }
@@ -626,5 +636,51 @@ mod tests {
                 prop_assert_eq!(bulk, streamed);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod expansion_tests {
+    use super::*;
+    use crate::ErrorKind;
+
+    /// A run of 10^7 copies of a 1000-byte string: 1 KB of input, 10 GB of clones.
+    fn long_string_run() -> Vec<u8> {
+        let mut bytes = Vec::new();
+        crate::wire::write_zigzag_i64(&mut bytes, 10_000_000);
+        crate::wire::write_bytes(&mut bytes, &[b'x'; 1000]);
+        bytes
+    }
+
+    #[test]
+    fn rejects_runs_of_strings_that_expand_past_the_limit() {
+        let bytes = long_string_run();
+        let err = decode::<String>(&bytes).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::RunCountTooLarge, Some(0))
+        );
+        let err = AnyRleIter::<String>::with_base(&bytes, 5)
+            .find_map(Result::err)
+            .unwrap();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::RunCountTooLarge, Some(5))
+        );
+    }
+
+    #[test]
+    fn runs_of_plain_values_are_not_limited_by_their_size() {
+        // u64::MAX takes 10 bytes; 2 * 10^8 copies are 2 * 10^9 encoded bytes but own no heap.
+        let mut bytes = Vec::new();
+        crate::wire::write_zigzag_i64(&mut bytes, 200_000_000);
+        crate::wire::write_varint_u64(&mut bytes, u64::MAX);
+        let mut iter = AnyRleIter::<u64>::new(&bytes);
+        assert_eq!(iter.next().unwrap().unwrap(), u64::MAX);
+        // A run of 9 * 10^5 copies of a 1002-byte encoded string (< 10^9 bytes) is accepted.
+        let mut bytes = Vec::new();
+        crate::wire::write_zigzag_i64(&mut bytes, 900_000);
+        crate::wire::write_bytes(&mut bytes, &[b'x'; 1000]);
+        assert_eq!(AnyRleIter::<String>::new(&bytes).take(3).count(), 3);
     }
 }
