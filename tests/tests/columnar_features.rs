@@ -1710,3 +1710,50 @@ fn lazy_decoding_is_as_strict_as_eager_decoding() {
         assert_error(result, ErrorKind::ColumnLengthMismatch);
     }
 }
+
+// ------------------------------------------------------------------ iter rows by path, by parameter
+
+mod iter_paths {
+    use columnar::columnar;
+
+    pub mod inner {
+        use columnar::columnar;
+
+        #[columnar(vec, ser, de, iterable)]
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct Ev {
+            #[columnar(strategy = "DeltaRle")]
+            pub id: u32,
+        }
+    }
+
+    #[columnar(vec, ser, de, iterable)]
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct GEv<T: Clone + PartialEq + serde::Serialize + serde::de::DeserializeOwned> {
+        pub t: T,
+    }
+
+    /// `T` appears only in an `iter` field.
+    #[columnar(ser, de)]
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Log<T: Clone + PartialEq + serde::Serialize + serde::de::DeserializeOwned> {
+        #[columnar(class = "vec", iter = "inner::Ev")]
+        pub events: Vec<inner::Ev>,
+        #[columnar(class = "vec", iter = "GEv<T>")]
+        pub g: Vec<GEv<T>>,
+    }
+}
+
+#[test]
+fn iter_rows_named_by_a_path_or_by_a_type_parameter_only_used_there_iterate() {
+    use iter_paths::{inner::Ev, GEv, Log};
+    let log = Log {
+        events: vec![Ev { id: 3 }, Ev { id: 4 }],
+        g: vec![GEv { t: "x".to_owned() }],
+    };
+    let bytes = columnar::to_vec(&log).unwrap();
+    let lazy = columnar::iter_from_bytes::<Log<String>>(&bytes).unwrap();
+    let events: Vec<Ev> = lazy.events.collect::<columnar::Result<_>>().unwrap();
+    let g: Vec<GEv<String>> = lazy.g.collect::<columnar::Result<_>>().unwrap();
+    assert_eq!((events, g), (log.events, log.g));
+}
