@@ -54,8 +54,17 @@
 pub struct ReadmeDoctests;
 
 pub mod codec;
+mod container;
 pub mod error;
+pub mod iter;
+mod strategy;
+mod table;
 pub mod wire;
+
+/// `serde_columnar`'s module of streaming decoders, under its old name.
+pub mod iterable {
+    pub use crate::iter::*;
+}
 
 pub use codec::{
     AnyRleEncoder, AnyRleIter, BoolRleColumn, BoolRleEncoder, BoolRleIter, DeltaOfDeltaColumn,
@@ -64,5 +73,92 @@ pub use codec::{
 };
 pub use error::{Error, ErrorKind, Result};
 
+/// The attribute macro that turns structs into tables and rows; see the crate docs.
+pub use columnar_derive::columnar;
+
+/// `serde_columnar`'s name for [`Error`].
+pub type ColumnarError = Error;
+
 /// Largest run length a decoder accepts, as in `serde_columnar`.
 pub const MAX_RLE_COUNT: usize = 1_000_000_000;
+
+/// Encodes a table (any `Serialize` value) into a new `Vec<u8>`.
+///
+/// # Errors
+/// An encode error of a codec ([`ErrorKind::EncodeOverflow`]) or of a value's `Serialize`
+/// implementation.
+pub fn to_vec<T: serde::Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
+    wire::to_vec(value)
+}
+
+/// Same as [`to_vec`], under the name the other formats of this workspace use.
+///
+/// # Errors
+/// As [`to_vec`].
+pub fn to_bytes<T: serde::Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
+    wire::to_vec(value)
+}
+
+/// Encodes a table onto the end of `writer`.
+///
+/// # Errors
+/// As [`to_vec`], and the writer's I/O errors as [`ErrorKind::Message`].
+pub fn to_writer<T: serde::Serialize + ?Sized, W: std::io::Write>(
+    mut writer: W,
+    value: &T,
+) -> Result<()> {
+    let bytes = wire::to_vec(value)?;
+    writer
+        .write_all(&bytes)
+        .map_err(|err| Error::with_message(ErrorKind::Message, err))
+}
+
+/// Decodes a table from `bytes`, which it must use to the last byte. Strings and `borrow`
+/// fields borrow from `bytes`.
+///
+/// # Errors
+/// Malformed input, with its [`ErrorKind`] and byte offset; [`ErrorKind::TrailingBytes`] when
+/// bytes are left over.
+pub fn from_bytes<'de, T: serde::Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
+    wire::from_bytes(bytes)
+}
+
+/// Decodes a table from the front of `bytes` and returns the bytes after it.
+///
+/// # Errors
+/// As [`from_bytes`], without the trailing-bytes check.
+pub fn take_from_bytes<'de, T: serde::Deserialize<'de>>(
+    bytes: &'de [u8],
+) -> Result<(T, &'de [u8])> {
+    wire::take_from_bytes(bytes)
+}
+
+/// Decodes the streaming form of table `T`: every field with `iter = "Row"` becomes an
+/// iterator of `Result<Row>` that decodes its columns lazily.
+///
+/// # Errors
+/// Malformed table framing; errors inside the columns surface from the row iterators.
+pub fn iter_from_bytes<'de, T: iter::TableIter<'de>>(bytes: &'de [u8]) -> Result<T::Iter> {
+    iter::iter_from_bytes::<T>(bytes)
+}
+
+/// What the `#[columnar]` macro's output refers to. Not a public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::container::{
+        ColumnsReader, ColumnsWriter, DecodeRows, EncodeRows, MapContainer, MapContainerDe, MapRow,
+        OptionalColumn, OptionalEntry, OptionalValues, VecContainer, VecContainerDe, VecRow,
+    };
+    pub use crate::iter::{IterContainer, IterRows, OptionalIter, RowStep, TableIter};
+    pub use crate::strategy::{
+        encode_value, encoder, ser_error, BoolRle, Borrow, Borrowed, Codec, CodecDe, ColumnEncoder,
+        DeltaOfDelta, DeltaRle, Generic, MapClass, Rle, VecClass, Wrapper,
+    };
+    pub use crate::table::{next_field, table_optionals, Plain};
+    pub use crate::{Error, Result};
+    pub use serde;
+    pub use std::{
+        default::Default, fmt, iter::Iterator, marker::PhantomData, option::Option,
+        result::Result as StdResult, vec::Vec,
+    };
+}

@@ -451,14 +451,14 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         let start = self.reader.offset();
         let len = self.reader.read_varint_usize()?;
         self.nested(|de| visitor.visit_seq(SeqAccess { de, left: len }))
-            .map_err(|e| e.or_offset(start))
+            .map_err(|e| recover_column_error(e, start, 0))
     }
 
     #[inline]
     fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
         let start = self.reader.offset();
         self.nested(|de| visitor.visit_seq(SeqAccess { de, left: len }))
-            .map_err(|e| e.or_offset(start))
+            .map_err(|e| recover_column_error(e, start, 0))
     }
 
     #[inline]

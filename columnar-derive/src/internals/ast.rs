@@ -1,0 +1,143 @@
+//! The struct and its fields as the code generators see them.
+
+use syn::{Fields, Generics, Ident, Type, Visibility};
+
+use super::attr::{Class, FieldArgs, Strategy, StructArgs};
+use super::ctxt::Ctxt;
+
+/// A `#[columnar]` struct with named fields.
+pub struct Container {
+    pub ident: Ident,
+    pub vis: Visibility,
+    pub generics: Generics,
+    pub args: StructArgs,
+    pub fields: Vec<Field>,
+}
+
+/// One named field and its arguments.
+pub struct Field {
+    pub ident: Ident,
+    pub vis: Visibility,
+    pub ty: Type,
+    pub args: FieldArgs,
+}
+
+impl Field {
+    pub fn is_skipped(&self) -> bool {
+        self.args.skip.is_some()
+    }
+    pub fn is_optional(&self) -> bool {
+        self.args.optional.is_some()
+    }
+    pub fn index(&self) -> u64 {
+        self.args.index.as_ref().map_or(0, |(index, _)| *index)
+    }
+    pub fn strategy(&self) -> Option<Strategy> {
+        self.args.strategy.as_ref().map(|(strategy, _)| *strategy)
+    }
+    pub fn class(&self) -> Option<Class> {
+        self.args.class.as_ref().map(|(class, _)| *class)
+    }
+    pub fn borrows(&self) -> bool {
+        self.args.borrow.is_some()
+    }
+}
+
+/// The argument lists of `#[columnar(...)]` attributes that are not the macro's own.
+fn is_columnar_attr(attr: &syn::Attribute) -> bool {
+    attr.path().is_ident("columnar")
+}
+
+impl Container {
+    /// Reads the item, recording every problem in `cx`. Removes the `#[columnar]` attributes
+    /// from `item` so it can be emitted as the user's struct. `None` when the item is not a
+    /// struct with named fields.
+    pub fn from_item(cx: &Ctxt, args: StructArgs, item: &mut syn::DeriveInput) -> Option<Self> {
+        let mut args = args;
+        // More `#[columnar(...)]` lines on the struct add arguments.
+        for attr in item.attrs.iter().filter(|attr| is_columnar_attr(attr)) {
+            match &attr.meta {
+                syn::Meta::List(list) => args.parse_into(cx, list.tokens.clone()),
+                syn::Meta::Path(_) => {}
+                syn::Meta::NameValue(_) => cx.error_spanned_by(attr, "expected `#[columnar(...)]`"),
+            }
+        }
+        item.attrs.retain(|attr| !is_columnar_attr(attr));
+
+        let fields = match &mut item.data {
+            syn::Data::Struct(data) => match &mut data.fields {
+                Fields::Named(named) => &mut named.named,
+                Fields::Unnamed(unnamed) => {
+                    cx.error_spanned_by(
+                        &*unnamed,
+                        "#[columnar] supports structs with named fields only, not tuple structs",
+                    );
+                    return None;
+                }
+                Fields::Unit => {
+                    cx.error_spanned_by(
+                        &item.ident,
+                        "#[columnar] supports structs with named fields only, not unit structs",
+                    );
+                    return None;
+                }
+            },
+            syn::Data::Enum(data) => {
+                cx.error_spanned_by(
+                    data.enum_token,
+                    "#[columnar] supports structs only, not enums",
+                );
+                return None;
+            }
+            syn::Data::Union(data) => {
+                cx.error_spanned_by(
+                    data.union_token,
+                    "#[columnar] supports structs only, not unions",
+                );
+                return None;
+            }
+        };
+
+        let mut model = Vec::with_capacity(fields.len());
+        for field in fields.iter_mut() {
+            let mut field_args = FieldArgs::default();
+            for attr in field.attrs.iter().filter(|attr| is_columnar_attr(attr)) {
+                field_args.parse_into(cx, attr);
+            }
+            field.attrs.retain(|attr| !is_columnar_attr(attr));
+            let Some(ident) = field.ident.clone() else {
+                continue;
+            };
+            model.push(Field {
+                ident,
+                vis: field.vis.clone(),
+                ty: field.ty.clone(),
+                args: field_args,
+            });
+        }
+        Some(Container {
+            ident: item.ident.clone(),
+            vis: item.vis.clone(),
+            generics: item.generics.clone(),
+            args,
+            fields: model,
+        })
+    }
+
+    /// Fields that are written, in declaration order.
+    pub fn written(&self) -> impl Iterator<Item = &Field> {
+        self.fields.iter().filter(|field| !field.is_skipped())
+    }
+    /// Required (non-optional, non-skipped) fields.
+    pub fn required(&self) -> impl Iterator<Item = &Field> {
+        self.written().filter(|field| !field.is_optional())
+    }
+    /// Optional fields.
+    pub fn optional(&self) -> impl Iterator<Item = &Field> {
+        self.written().filter(|field| field.is_optional())
+    }
+    /// Whether any field has `iter = "..."`.
+    pub fn has_iter_fields(&self) -> bool {
+        self.fields.iter().any(|field| field.args.iter.is_some())
+    }
+}

@@ -1,0 +1,248 @@
+//! `#[columnar(...)]` arguments parsed into typed values.
+
+use syn::meta::ParseNestedMeta;
+use syn::{Ident, LitInt, LitStr, Token, Type};
+
+use super::ctxt::Ctxt;
+
+/// The struct arguments: `#[columnar(vec, map, ser, de, iterable)]`.
+#[derive(Default, Clone, Copy)]
+pub struct StructArgs {
+    pub vec: bool,
+    pub map: bool,
+    pub ser: bool,
+    pub de: bool,
+    pub iterable: bool,
+}
+
+impl StructArgs {
+    /// Parses one `#[columnar(...)]` argument list into `self`.
+    pub fn parse_into(&mut self, cx: &Ctxt, tokens: proc_macro2::TokenStream) {
+        let parser = syn::meta::parser(|meta| {
+            let flag = if meta.path.is_ident("vec") {
+                &mut self.vec
+            } else if meta.path.is_ident("map") {
+                &mut self.map
+            } else if meta.path.is_ident("ser") {
+                &mut self.ser
+            } else if meta.path.is_ident("de") {
+                &mut self.de
+            } else if meta.path.is_ident("iterable") {
+                &mut self.iterable
+            } else {
+                cx.error_spanned_by(
+                    &meta.path,
+                    format_args!(
+                        "unknown columnar struct argument `{}`; expected one of `vec`, `map`, `ser`, `de`, `iterable`",
+                        path_name(&meta.path)
+                    ),
+                );
+                return skip_value(&meta);
+            };
+            if *flag {
+                cx.error_spanned_by(&meta.path, "duplicate columnar struct argument");
+            }
+            *flag = true;
+            if meta.input.peek(Token![=]) || meta.input.peek(syn::token::Paren) {
+                cx.error_spanned_by(&meta.path, "this struct argument takes no value");
+                return skip_value(&meta);
+            }
+            Ok(())
+        });
+        if let Err(err) = syn::parse::Parser::parse2(parser, tokens) {
+            cx.syn_error(err);
+        }
+    }
+}
+
+/// A column codec named by `strategy = "..."`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Strategy {
+    Rle,
+    DeltaRle,
+    BoolRle,
+    DeltaOfDelta,
+}
+
+/// The container kind named by `class = "..."`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    Vec,
+    Map,
+}
+
+/// `borrow` or `borrow = "'a + 'b"`.
+pub struct BorrowArg {
+    /// The `borrow` keyword, for error spans.
+    pub path: syn::Path,
+    /// The lifetimes named, if any.
+    pub lifetimes: Option<Vec<syn::Lifetime>>,
+}
+
+/// The field arguments, each with the tokens it came from for error spans.
+#[derive(Default)]
+pub struct FieldArgs {
+    pub strategy: Option<(Strategy, LitStr)>,
+    pub class: Option<(Class, LitStr)>,
+    pub optional: Option<syn::Path>,
+    pub index: Option<(u64, LitInt)>,
+    pub borrow: Option<BorrowArg>,
+    pub skip: Option<syn::Path>,
+    pub iter: Option<(Type, LitStr)>,
+}
+
+impl FieldArgs {
+    /// Parses one field attribute's argument list into `self`.
+    pub fn parse_into(&mut self, cx: &Ctxt, attr: &syn::Attribute) {
+        let result = attr.parse_nested_meta(|meta| {
+            let name = path_name(&meta.path);
+            let duplicate = |cx: &Ctxt| {
+                cx.error_spanned_by(&meta.path, format_args!("duplicate columnar argument `{name}`"))
+            };
+            match name.as_str() {
+                "strategy" => {
+                    let lit: LitStr = meta.value()?.parse()?;
+                    let strategy = match lit.value().as_str() {
+                        "Rle" => Strategy::Rle,
+                        "DeltaRle" => Strategy::DeltaRle,
+                        "BoolRle" => Strategy::BoolRle,
+                        "DeltaOfDelta" => Strategy::DeltaOfDelta,
+                        other => {
+                            cx.error_spanned_by(
+                                &lit,
+                                format_args!(
+                                    "unknown strategy `{other}`; expected one of \"Rle\", \"DeltaRle\", \"BoolRle\", \"DeltaOfDelta\""
+                                ),
+                            );
+                            return Ok(());
+                        }
+                    };
+                    if self.strategy.is_some() {
+                        duplicate(cx);
+                    }
+                    self.strategy = Some((strategy, lit));
+                }
+                "class" => {
+                    let lit: LitStr = meta.value()?.parse()?;
+                    let class = match lit.value().as_str() {
+                        "vec" => Class::Vec,
+                        "map" => Class::Map,
+                        other => {
+                            cx.error_spanned_by(
+                                &lit,
+                                format_args!("unknown class `{other}`; expected \"vec\" or \"map\""),
+                            );
+                            return Ok(());
+                        }
+                    };
+                    if self.class.is_some() {
+                        duplicate(cx);
+                    }
+                    self.class = Some((class, lit));
+                }
+                "optional" | "skip" => {
+                    let slot = if name == "optional" {
+                        &mut self.optional
+                    } else {
+                        &mut self.skip
+                    };
+                    if slot.is_some() {
+                        duplicate(cx);
+                    }
+                    *slot = Some(meta.path.clone());
+                    if meta.input.peek(Token![=]) {
+                        cx.error_spanned_by(&meta.path, format_args!("`{name}` takes no value"));
+                        return skip_value(&meta);
+                    }
+                }
+                "index" => {
+                    let lit: LitInt = meta.value()?.parse()?;
+                    match lit.base10_parse::<u64>() {
+                        Ok(index) => {
+                            if self.index.is_some() {
+                                duplicate(cx);
+                            }
+                            self.index = Some((index, lit));
+                        }
+                        Err(_) => cx.error_spanned_by(&lit, "index must be an unsigned integer"),
+                    }
+                }
+                "borrow" => {
+                    let lifetimes = if meta.input.peek(Token![=]) {
+                        let lit: LitStr = meta.value()?.parse()?;
+                        match parse_lifetimes(&lit) {
+                            Ok(lifetimes) => Some(lifetimes),
+                            Err(_) => {
+                                cx.error_spanned_by(
+                                    &lit,
+                                    "expected lifetimes such as \"'a\" or \"'a + 'b\"",
+                                );
+                                return Ok(());
+                            }
+                        }
+                    } else {
+                        None
+                    };
+                    if self.borrow.is_some() {
+                        duplicate(cx);
+                    }
+                    self.borrow = Some(BorrowArg {
+                        path: meta.path.clone(),
+                        lifetimes,
+                    });
+                }
+                "iter" => {
+                    let lit: LitStr = meta.value()?.parse()?;
+                    match lit.parse::<Type>() {
+                        Ok(ty) => {
+                            if self.iter.is_some() {
+                                duplicate(cx);
+                            }
+                            self.iter = Some((ty, lit));
+                        }
+                        Err(_) => cx.error_spanned_by(&lit, "`iter` must name a row type, e.g. \"Row\""),
+                    }
+                }
+                _ => {
+                    cx.error_spanned_by(
+                        &meta.path,
+                        format_args!(
+                            "unknown columnar field argument `{name}`; expected one of `strategy`, `class`, `optional`, `index`, `borrow`, `skip`, `iter`"
+                        ),
+                    );
+                    return skip_value(&meta);
+                }
+            }
+            Ok(())
+        });
+        if let Err(err) = result {
+            cx.syn_error(err);
+        }
+    }
+}
+
+fn parse_lifetimes(lit: &LitStr) -> syn::Result<Vec<syn::Lifetime>> {
+    lit.parse_with(|input: syn::parse::ParseStream| {
+        let list =
+            syn::punctuated::Punctuated::<syn::Lifetime, Token![+]>::parse_separated_nonempty(
+                input,
+            )?;
+        Ok(list.into_iter().collect())
+    })
+}
+
+fn path_name(path: &syn::Path) -> String {
+    path.get_ident()
+        .map(Ident::to_string)
+        .unwrap_or_else(|| quote::quote!(#path).to_string().replace(' ', ""))
+}
+
+/// Consumes `= value` or `(...)` after an argument that was reported, so parsing goes on.
+fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
+    if meta.input.peek(Token![=]) {
+        let _: syn::Expr = meta.value()?.parse()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        let _ = meta.parse_nested_meta(|inner| skip_value(&inner));
+    }
+    Ok(())
+}

@@ -1,0 +1,168 @@
+//! `#[columnar(iterable)]`: `Iterable{Row}<'__iter>`, the row iterator over a container's
+//! column streams.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use crate::common::{
+    iter_lifetime, local, mentions_type_param, private, replace_lifetimes, row_strategy,
+    type_param_args,
+};
+use crate::internals::ast::Container;
+
+pub fn expand(container: &Container) -> TokenStream {
+    let p = private();
+    let ident = &container.ident;
+    let vis = &container.vis;
+    let iter = iter_lifetime();
+    let iter_ident = format_ident!("Iterable{}", ident);
+    let generics = &container.generics;
+    let type_params: Vec<_> = generics.type_params().collect();
+    let type_args = type_param_args(container);
+    let where_clause = &generics.where_clause;
+
+    // The row as the iterator yields it: its lifetimes become '__iter.
+    let row_args = generics.params.iter().map(|param| match param {
+        syn::GenericParam::Lifetime(_) => quote!(#iter),
+        syn::GenericParam::Type(param) => {
+            let name = &param.ident;
+            quote!(#name)
+        }
+        syn::GenericParam::Const(param) => {
+            let name = &param.ident;
+            quote!(#name)
+        }
+    });
+    let row = quote!(#ident<#(#row_args),*>);
+
+    let mut predicates = Vec::new();
+    let mut struct_fields = Vec::new();
+    let mut reads = Vec::new();
+    let mut slots = Vec::new();
+    let mut arms = Vec::new();
+    let mut steps = Vec::new();
+    let mut inits = Vec::new();
+    let mut values = Vec::new();
+    let mut patterns = Vec::new();
+    let mut builds = Vec::new();
+    for field in &container.fields {
+        let name = &field.ident;
+        let field_vis = &field.vis;
+        let var = local(field);
+        let ty = replace_lifetimes(generics, &field.ty, &iter);
+        if field.is_skipped() {
+            builds.push(quote_spanned!(field.ty.span()=> #name: #p::Default::default()));
+            if mentions_type_param(generics, &field.ty) {
+                predicates.push(quote!(#ty: #p::Default));
+            }
+            continue;
+        }
+        let strategy = row_strategy(field);
+        let column = quote!(<#strategy as #p::CodecDe<#iter, #ty>>::Iter);
+        if mentions_type_param(generics, &field.ty) {
+            predicates.push(quote!(#strategy: #p::CodecDe<#iter, #ty>));
+        }
+        if field.is_optional() {
+            if mentions_type_param(generics, &field.ty) {
+                predicates.push(quote!(#ty: #p::Default));
+            }
+            struct_fields.push(quote!(#field_vis #name: #p::OptionalIter<#column>));
+            slots.push(quote!(let mut #var = #p::Option::None;));
+            let index = field.index();
+            arms.push(quote_spanned!(field.ty.span()=> #index => __column.iter::<#strategy, #ty>(&mut #var),));
+            inits.push(quote!(#name: #p::OptionalIter::new(#var)));
+            steps.push(quote!(let #var = __step.optional(&mut self.#name);));
+        } else {
+            struct_fields.push(quote!(#field_vis #name: #column));
+            reads.push(quote_spanned!(field.ty.span()=> let #var = __columns.required_iter::<#strategy, #ty>()?;));
+            inits.push(quote!(#name: #var));
+            steps.push(quote!(let #var = __step.field(#p::Iterator::next(&mut self.#name));));
+        }
+        values.push(quote!(#var));
+        patterns.push(quote!(#p::Option::Some(#var)));
+        builds.push(quote!(#name: #var));
+    }
+    let optionals = if arms.is_empty() {
+        quote!(__columns.optionals(|_, _| #p::StdResult::Ok(false))?;)
+    } else {
+        quote! {
+            __columns.optionals(|__index, __column| match __index {
+                #(#arms)*
+                _ => #p::StdResult::Ok(false),
+            })?;
+        }
+    };
+    let mut where_predicates: Vec<TokenStream> = where_clause
+        .as_ref()
+        .map(|clause| {
+            clause
+                .predicates
+                .iter()
+                .map(|predicate| quote!(#predicate))
+                .collect()
+        })
+        .unwrap_or_default();
+    where_predicates.extend(predicates);
+    let bounded_params = type_params.iter().map(|param| quote!(#param));
+    let doc = format!(
+        "The rows of a [`{ident}`] container, decoded one at a time from its column streams."
+    );
+    quote! {
+        #[doc = #doc]
+        #[allow(dead_code)]
+        #vis struct #iter_ident<#iter, #(#bounded_params),*>
+        where #(#where_predicates,)*
+        {
+            #(#struct_fields,)*
+            __done: bool,
+        }
+
+        #[automatically_derived]
+        impl<#iter, #(#type_params),*> #p::IterRows<#iter> for #iter_ident<#iter, #(#type_args),*>
+        where #(#where_predicates,)*
+        {
+            fn iter_rows<__A: #p::serde::de::SeqAccess<#iter>>(
+                __columns: &mut #p::ColumnsReader<#iter, __A>,
+            ) -> #p::StdResult<Self, __A::Error> {
+                #(#reads)*
+                #(#slots)*
+                #optionals
+                #p::StdResult::Ok(Self { #(#inits,)* __done: false })
+            }
+        }
+
+        #[automatically_derived]
+        impl<#iter, #(#type_params),*> #p::Iterator for #iter_ident<#iter, #(#type_args),*>
+        where #(#where_predicates,)*
+        {
+            type Item = #p::StdResult<#row, #p::Error>;
+            fn next(&mut self) -> #p::Option<Self::Item> {
+                if self.__done {
+                    return #p::Option::None;
+                }
+                let mut __step = #p::RowStep::default();
+                #(#steps)*
+                match __step.finish() {
+                    #p::StdResult::Ok(true) => {}
+                    #p::StdResult::Ok(false) => {
+                        self.__done = true;
+                        return #p::Option::None;
+                    }
+                    #p::StdResult::Err(__err) => {
+                        self.__done = true;
+                        return #p::Option::Some(#p::StdResult::Err(__err));
+                    }
+                }
+                match (#(#values,)*) {
+                    (#(#patterns,)*) => #p::Option::Some(#p::StdResult::Ok(#ident { #(#builds),* })),
+                    #[allow(unreachable_patterns)]
+                    _ => {
+                        self.__done = true;
+                        #p::Option::None
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,189 @@
+//! Rows: `#[columnar(vec)]` / `#[columnar(map)]` make each field a column.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use crate::common::{
+    de_lifetime, local, mentions_type_param, private, row_strategy, with_de_lifetime,
+    with_predicates,
+};
+use crate::internals::ast::Container;
+
+/// `EncodeRows`, `DecodeRows` and the `VecRow` / `MapRow` markers.
+pub fn expand(container: &Container) -> TokenStream {
+    let p = private();
+    let ident = &container.ident;
+    let encode = encode_rows(container);
+    let decode = decode_rows(container);
+    let (impl_generics, ty_generics, where_clause) = container.generics.split_for_impl();
+    let vec = container.args.vec.then(|| {
+        quote!(#[automatically_derived] impl #impl_generics #p::VecRow for #ident #ty_generics #where_clause {})
+    });
+    let map = container.args.map.then(|| {
+        quote!(#[automatically_derived] impl #impl_generics #p::MapRow for #ident #ty_generics #where_clause {})
+    });
+    quote! {
+        #encode
+        #decode
+        #vec
+        #map
+    }
+}
+
+fn encode_rows(container: &Container) -> TokenStream {
+    let p = private();
+    let ident = &container.ident;
+    let fields: Vec<_> = container.written().collect();
+    let predicates = fields
+        .iter()
+        .filter(|field| mentions_type_param(&container.generics, &field.ty))
+        .map(|field| {
+            let ty = &field.ty;
+            let strategy = row_strategy(field);
+            quote!(for<'__r> #strategy: #p::Codec<'__r, #ty>)
+        })
+        .collect();
+    let generics = with_predicates(&container.generics, predicates);
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+
+    let encoders = fields.iter().map(|field| {
+        let ty = &field.ty;
+        let var = local(field);
+        let strategy = row_strategy(field);
+        quote_spanned!(ty.span()=> let mut #var = #p::encoder::<#strategy, #ty>();)
+    });
+    let pushes = fields.iter().map(|field| {
+        let var = local(field);
+        let name = &field.ident;
+        quote_spanned!(field.ty.span()=> #p::ColumnEncoder::push(&mut #var, &__row.#name)?;)
+    });
+    let finishes = fields.iter().map(|field| {
+        let var = local(field);
+        if field.is_optional() {
+            let index = field.index();
+            quote!(__columns.optional(#index, #p::ColumnEncoder::finish(#var)?);)
+        } else {
+            quote!(__columns.required(#p::ColumnEncoder::finish(#var)?);)
+        }
+    });
+    // Required columns first, then optional ones, as the wire has them.
+    let mut finishes: Vec<_> = fields
+        .iter()
+        .map(|field| field.is_optional())
+        .zip(finishes)
+        .collect();
+    finishes.sort_by_key(|(optional, _)| *optional);
+    let finishes = finishes.into_iter().map(|(_, finish)| finish);
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #p::EncodeRows for #ident #ty_generics #where_clause {
+            fn encode_rows<'__r, __I>(__rows: __I, __columns: &mut #p::ColumnsWriter) -> #p::Result<()>
+            where
+                __I: #p::Iterator<Item = &'__r Self>,
+                Self: '__r,
+            {
+                #(#encoders)*
+                for __row in __rows {
+                    #(#pushes)*
+                }
+                #(#finishes)*
+                #p::StdResult::Ok(())
+            }
+        }
+    }
+}
+
+fn decode_rows(container: &Container) -> TokenStream {
+    let p = private();
+    let ident = &container.ident;
+    let de = de_lifetime();
+    let mut predicates = Vec::new();
+    for field in &container.fields {
+        if !mentions_type_param(&container.generics, &field.ty) {
+            continue;
+        }
+        let ty = &field.ty;
+        if !field.is_skipped() {
+            let strategy = row_strategy(field);
+            predicates.push(quote!(#strategy: #p::CodecDe<#de, #ty>));
+        }
+        if field.is_skipped() || field.is_optional() {
+            predicates.push(quote!(#ty: #p::Default));
+        }
+    }
+    let impl_generics = with_predicates(&with_de_lifetime(&container.generics, &de), predicates);
+    let (impl_generics, _, where_clause) = impl_generics.split_for_impl();
+    let (_, ty_generics, _) = container.generics.split_for_impl();
+
+    let required = container.required().map(|field| {
+        let ty = &field.ty;
+        let var = local(field);
+        let strategy = row_strategy(field);
+        quote_spanned!(ty.span()=> let #var = __columns.required::<#strategy, #ty>()?;)
+    });
+    let optional_slots = container.optional().map(|field| {
+        let ty = &field.ty;
+        let var = local(field);
+        quote!(let mut #var: #p::Option<#p::Vec<#ty>> = #p::Option::None;)
+    });
+    let optional_arms = container.optional().map(|field| {
+        let ty = &field.ty;
+        let var = local(field);
+        let index = field.index();
+        let strategy = row_strategy(field);
+        quote_spanned!(ty.span()=> #index => __column.decode::<#strategy, #ty>(&mut #var),)
+    });
+    let optionals = (container.optional().count() > 0).then(|| {
+        quote! {
+            __columns.optionals(|__index, __column| match __index {
+                #(#optional_arms)*
+                _ => #p::StdResult::Ok(false),
+            })?;
+        }
+    });
+    let skip_unknown = (container.optional().count() == 0)
+        .then(|| quote!(__columns.optionals(|_, _| #p::StdResult::Ok(false))?;));
+
+    // (0..len).zip(a).zip(b)... and the matching nested pattern.
+    let mut zipped = quote!((0..__len));
+    let mut pattern = quote!(_);
+    for field in container.written() {
+        let var = local(field);
+        let column = if field.is_optional() {
+            quote!(#p::OptionalValues::new(#var))
+        } else {
+            quote!(#var)
+        };
+        zipped = quote!(#p::Iterator::zip(#zipped, #column));
+        pattern = quote!((#pattern, #var));
+    }
+    let inits = container.fields.iter().map(|field| {
+        let name = &field.ident;
+        if field.is_skipped() {
+            quote_spanned!(field.ty.span()=> #name: #p::Default::default())
+        } else {
+            let var = local(field);
+            quote!(#name: #var)
+        }
+    });
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #p::DecodeRows<#de> for #ident #ty_generics #where_clause {
+            fn decode_rows<__A: #p::serde::de::SeqAccess<#de>>(
+                __columns: &mut #p::ColumnsReader<#de, __A>,
+            ) -> #p::StdResult<#p::Vec<Self>, __A::Error> {
+                #(#required)*
+                #(#optional_slots)*
+                #optionals
+                #skip_unknown
+                let __len = __columns.len();
+                let mut __rows = #p::Vec::with_capacity(__len);
+                for #pattern in #zipped {
+                    __rows.push(Self { #(#inits),* });
+                }
+                #p::StdResult::Ok(__rows)
+            }
+        }
+    }
+}

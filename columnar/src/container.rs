@@ -1,0 +1,648 @@
+//! Vec and map containers: rows stored column by column.
+//!
+//! A `#[columnar(vec)]` / `#[columnar(map)]` row type implements [`EncodeRows`] and
+//! [`DecodeRows`]; the wrappers here put its columns on the wire inside a table:
+//!
+//! ```text
+//! vec container := varint(F) column* (index, varint len(X), X)*      X = varint len(col) col
+//! map container := varint(F + 1) keys column* (index, varint len(X), X)*
+//! ```
+//!
+//! where `F` counts the row's non-skipped fields, each required column is a byte string in
+//! declaration order, and each optional column follows as a pair of its index and its column
+//! wrapped in two byte-string lengths (as `serde_columnar` 0.3 writes it).
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{self, DeserializeSeed, SeqAccess, Visitor};
+use serde::ser::{SerializeSeq, SerializeTuple};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::strategy::{CodecDe, Wrapper};
+use crate::wire::{self, Reader};
+use crate::{Error, ErrorKind, Result};
+
+/// A row type whose fields become columns (`#[columnar(vec)]` or `#[columnar(map)]`).
+pub trait EncodeRows {
+    /// Writes the columns of `rows`.
+    ///
+    /// # Errors
+    /// An encode error of a column's codec or of a value's `Serialize` implementation.
+    fn encode_rows<'r, I>(rows: I, columns: &mut ColumnsWriter) -> Result<()>
+    where
+        I: Iterator<Item = &'r Self>,
+        Self: 'r;
+}
+
+/// A row type whose columns decode back into rows.
+pub trait DecodeRows<'de>: Sized {
+    /// Reads the columns from `columns` and zips them into rows.
+    ///
+    /// # Errors
+    /// Malformed columns, columns of unequal lengths, a repeated optional index.
+    fn decode_rows<A: SeqAccess<'de>>(
+        columns: &mut ColumnsReader<'de, A>,
+    ) -> std::result::Result<Vec<Self>, A::Error>;
+}
+
+/// Marks a row allowed in a `class = "vec"` field (`#[columnar(vec)]`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a vec row",
+    label = "add `#[columnar(vec)]` to `{Self}`"
+)]
+pub trait VecRow {}
+
+/// Marks a row allowed in a `class = "map"` field (`#[columnar(map)]`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a map row",
+    label = "add `#[columnar(map)]` to `{Self}`"
+)]
+pub trait MapRow {}
+
+/// The columns of one container, collected before they are written.
+#[derive(Debug, Default)]
+pub struct ColumnsWriter {
+    required: Vec<Vec<u8>>,
+    optional: Vec<(u64, Vec<u8>)>,
+}
+
+impl ColumnsWriter {
+    /// Adds the next required column.
+    pub fn required(&mut self, column: Vec<u8>) {
+        self.required.push(column);
+    }
+
+    /// Adds the optional column with stable index `index`.
+    pub fn optional(&mut self, index: u64, column: Vec<u8>) {
+        // The body is itself a byte string: `varint len(col) col`.
+        let mut body = Vec::with_capacity(column.len() + 5);
+        wire::write_bytes(&mut body, &column);
+        self.optional.push((index, body));
+    }
+
+    fn count(&self) -> usize {
+        self.required.len() + self.optional.len()
+    }
+
+    fn write<S: SerializeSeq>(&self, seq: &mut S) -> std::result::Result<(), S::Error> {
+        for column in &self.required {
+            seq.serialize_element(&ByteString(column))?;
+        }
+        for (index, body) in &self.optional {
+            seq.serialize_element(&(index, ByteString(body)))?;
+        }
+        Ok(())
+    }
+}
+
+/// Serializes as a byte string.
+struct ByteString<'a>(&'a [u8]);
+
+impl Serialize for ByteString<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_bytes(self.0)
+    }
+}
+
+fn encode_columns<'r, R, I>(rows: I) -> Result<ColumnsWriter>
+where
+    R: EncodeRows + 'r,
+    I: Iterator<Item = &'r R>,
+{
+    let mut columns = ColumnsWriter::default();
+    R::encode_rows(rows, &mut columns)?;
+    Ok(columns)
+}
+
+/// A `class = "vec"` field on its way out: the rows of `C` as a vec container.
+pub struct VecContainer<'a, R, C: ?Sized> {
+    rows: &'a C,
+    _row: PhantomData<fn(&R)>,
+}
+
+impl<'a, R, C: ?Sized> VecContainer<'a, R, C> {
+    /// Wraps the rows.
+    pub fn new(rows: &'a C) -> Self {
+        VecContainer {
+            rows,
+            _row: PhantomData,
+        }
+    }
+}
+
+impl<'a, R, C> Serialize for VecContainer<'a, R, C>
+where
+    R: EncodeRows + VecRow + 'a,
+    C: ?Sized,
+    &'a C: IntoIterator<Item = &'a R>,
+{
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        let columns = encode_columns(self.rows.into_iter()).map_err(wire::ser_column_error)?;
+        let mut seq = serializer.serialize_seq(Some(columns.count()))?;
+        columns.write(&mut seq)?;
+        seq.end()
+    }
+}
+
+/// A `class = "map"` field on its way out: keys first, then the rows' columns.
+pub struct MapContainer<'a, K, R, C: ?Sized> {
+    map: &'a C,
+    _entry: PhantomData<fn(&K, &R)>,
+}
+
+impl<'a, K, R, C: ?Sized> MapContainer<'a, K, R, C> {
+    /// Wraps the map.
+    pub fn new(map: &'a C) -> Self {
+        MapContainer {
+            map,
+            _entry: PhantomData,
+        }
+    }
+}
+
+/// The keys of a map, as a postcard sequence.
+struct Keys<'a, K, R, C: ?Sized>(&'a C, usize, PhantomData<fn(&K, &R)>);
+
+impl<'a, K, R, C> Serialize for Keys<'a, K, R, C>
+where
+    K: Serialize + 'a,
+    R: 'a,
+    C: ?Sized,
+    &'a C: IntoIterator<Item = (&'a K, &'a R)>,
+{
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.1))?;
+        for (key, _) in self.0 {
+            seq.serialize_element(key)?;
+        }
+        seq.end()
+    }
+}
+
+impl<'a, K, R, C> Serialize for MapContainer<'a, K, R, C>
+where
+    K: Serialize + 'a,
+    R: EncodeRows + MapRow + 'a,
+    C: ?Sized,
+    &'a C: IntoIterator<Item = (&'a K, &'a R)>,
+{
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        let len = self.map.into_iter().count();
+        let columns = encode_columns(self.map.into_iter().map(|(_, row)| row))
+            .map_err(wire::ser_column_error)?;
+        let mut seq = serializer.serialize_seq(Some(columns.count() + 1))?;
+        seq.serialize_element(&Keys::<K, R, C>(self.map, len, PhantomData))?;
+        columns.write(&mut seq)?;
+        seq.end()
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Decoding
+// ---------------------------------------------------------------------------------------
+
+/// A container error raised inside a serde visitor, keeping its kind through our
+/// deserializer.
+pub(crate) fn container_error<E: de::Error>(kind: ErrorKind, message: &str) -> E {
+    wire::de_column_error(Error::with_message(kind, message))
+}
+
+/// Reads the columns of one container, in order, checking that they have one length.
+pub struct ColumnsReader<'de, A> {
+    seq: A,
+    len: Option<usize>,
+    _input: PhantomData<&'de [u8]>,
+}
+
+impl<'de, A: SeqAccess<'de>> ColumnsReader<'de, A> {
+    /// Reads from the elements of a container sequence.
+    pub fn new(seq: A) -> Self {
+        ColumnsReader {
+            seq,
+            len: None,
+            _input: PhantomData,
+        }
+    }
+
+    /// The row count: the length of the columns read so far (0 when none was present).
+    pub fn len(&self) -> usize {
+        self.len.unwrap_or(0)
+    }
+
+    /// Whether no column or key was present, or all were empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Reads the keys of a map container; their count is the row count.
+    ///
+    /// # Errors
+    /// The deserializer's error for malformed keys or a missing key sequence.
+    pub fn keys<K: Deserialize<'de>>(&mut self) -> std::result::Result<Vec<K>, A::Error> {
+        let keys: Vec<K> = self.seq.next_element()?.ok_or_else(|| {
+            container_error(ErrorKind::UnexpectedEnd, "map container without keys")
+        })?;
+        self.len = Some(keys.len());
+        Ok(keys)
+    }
+
+    /// Reads and decodes the next required column.
+    ///
+    /// # Errors
+    /// The codec's errors, [`ErrorKind::ColumnLengthMismatch`] when its length differs from the
+    /// columns before it, [`ErrorKind::UnexpectedEnd`] when the container has no more columns.
+    pub fn required<S: CodecDe<'de, T>, T>(&mut self) -> std::result::Result<Vec<T>, A::Error> {
+        let column = self
+            .seq
+            .next_element_seed(ColumnSeed::<S, T> {
+                expected: &mut self.len,
+                _codec: PhantomData,
+            })?
+            .ok_or_else(|| container_error(ErrorKind::UnexpectedEnd, "missing column"))?;
+        Ok(column)
+    }
+
+    /// Reads the next required column as a streaming iterator.
+    ///
+    /// # Errors
+    /// [`ErrorKind::UnexpectedEnd`] when the container has no more columns.
+    pub fn required_iter<S: CodecDe<'de, T>, T>(
+        &mut self,
+    ) -> std::result::Result<S::Iter, A::Error> {
+        let bytes: &'de [u8] = self
+            .seq
+            .next_element_seed(RawBytes)?
+            .ok_or_else(|| container_error(ErrorKind::UnexpectedEnd, "missing column"))?;
+        Ok(S::iter(bytes, crate::iter::input_offset(bytes)))
+    }
+
+    /// Reads the remaining elements as optional columns `(index, column)` and hands each to
+    /// `found`, which returns whether it knew the index. Unknown indexes are skipped.
+    ///
+    /// # Errors
+    /// Malformed entries, and the errors `found` returns.
+    pub fn optionals<F>(&mut self, mut found: F) -> std::result::Result<(), A::Error>
+    where
+        F: FnMut(u64, OptionalColumn<'de, '_>) -> Result<bool>,
+    {
+        while self
+            .seq
+            .next_element_seed(OptionalSeed {
+                found: &mut found,
+                len: &mut self.len,
+                column_in_byte_string: true,
+                _input: PhantomData,
+            })?
+            .is_some()
+        {}
+        Ok(())
+    }
+
+    pub(crate) fn table_optionals<F>(&mut self, mut found: F) -> std::result::Result<(), A::Error>
+    where
+        F: FnMut(u64, OptionalColumn<'de, '_>) -> Result<bool>,
+    {
+        while self
+            .seq
+            .next_element_seed(OptionalSeed {
+                found: &mut found,
+                len: &mut self.len,
+                column_in_byte_string: false,
+                _input: PhantomData,
+            })?
+            .is_some()
+        {}
+        Ok(())
+    }
+
+    /// The underlying sequence, for table fields read one by one.
+    pub fn seq(&mut self) -> &mut A {
+        &mut self.seq
+    }
+}
+
+/// Checks a decoded column's length against the row count fixed by earlier columns.
+fn check_len(expected: &mut Option<usize>, len: usize) -> Result<()> {
+    match *expected {
+        Some(rows) if rows != len => Err(Error::with_message(
+            ErrorKind::ColumnLengthMismatch,
+            format_args!("column of {len} values in a container of {rows} rows"),
+        )
+        .or_offset(0)),
+        _ => {
+            *expected = Some(len);
+            Ok(())
+        }
+    }
+}
+
+struct ColumnSeed<'a, S, T> {
+    expected: &'a mut Option<usize>,
+    _codec: PhantomData<fn() -> (S, T)>,
+}
+
+impl<'de, S: CodecDe<'de, T>, T> DeserializeSeed<'de> for ColumnSeed<'_, S, T> {
+    type Value = Vec<T>;
+    fn deserialize<D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> std::result::Result<Vec<T>, D::Error> {
+        deserializer.deserialize_bytes(self)
+    }
+}
+
+impl<'de, S: CodecDe<'de, T>, T> Visitor<'de> for ColumnSeed<'_, S, T> {
+    type Value = Vec<T>;
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("a column as a byte string")
+    }
+    fn visit_borrowed_bytes<E: de::Error>(
+        self,
+        bytes: &'de [u8],
+    ) -> std::result::Result<Vec<T>, E> {
+        let mut decode = || {
+            let column = S::decode(bytes)?;
+            check_len(self.expected, column.len())?;
+            Ok(column)
+        };
+        decode().map_err(wire::de_column_error)
+    }
+}
+
+/// A borrowed byte string.
+struct RawBytes;
+
+impl<'de> DeserializeSeed<'de> for RawBytes {
+    type Value = &'de [u8];
+    fn deserialize<D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> std::result::Result<&'de [u8], D::Error> {
+        <&'de [u8]>::deserialize(deserializer)
+    }
+}
+
+/// One optional column (or optional table field) found in the input.
+pub struct OptionalColumn<'de, 'a> {
+    bytes: &'de [u8],
+    len: &'a mut Option<usize>,
+}
+
+impl<'de> OptionalColumn<'de, '_> {
+    /// Decodes the column with strategy `S` into `slot`.
+    ///
+    /// # Errors
+    /// The codec's errors, [`ErrorKind::ColumnLengthMismatch`], and [`ErrorKind::BadHeader`]
+    /// when `slot` is already filled (the index appeared twice).
+    pub fn decode<S: CodecDe<'de, T>, T>(self, slot: &mut Option<Vec<T>>) -> Result<bool> {
+        if slot.is_some() {
+            return Err(duplicate_index());
+        }
+        let column = S::decode(self.bytes)?;
+        check_len(self.len, column.len())?;
+        *slot = Some(column);
+        Ok(true)
+    }
+
+    /// Starts streaming the column with strategy `S` into `slot`.
+    ///
+    /// # Errors
+    /// [`ErrorKind::BadHeader`] when `slot` is already filled.
+    pub fn iter<S: CodecDe<'de, T>, T>(self, slot: &mut Option<S::Iter>) -> Result<bool> {
+        if slot.is_some() {
+            return Err(duplicate_index());
+        }
+        *slot = Some(S::iter(self.bytes, crate::iter::input_offset(self.bytes)));
+        Ok(true)
+    }
+
+    /// Decodes an optional table field through the wrapper `W` into `slot`.
+    ///
+    /// # Errors
+    /// The value's decoding errors, trailing bytes, and [`ErrorKind::BadHeader`] when `slot` is
+    /// already filled.
+    pub fn value<W: Deserialize<'de> + Wrapper>(self, slot: &mut Option<W::Value>) -> Result<bool> {
+        if slot.is_some() {
+            return Err(duplicate_index());
+        }
+        *slot = Some(wire::from_bytes::<W>(self.bytes)?.into_value());
+        Ok(true)
+    }
+}
+
+#[cold]
+fn duplicate_index() -> Error {
+    Error::with_message(ErrorKind::BadHeader, "optional index given twice").or_offset(0)
+}
+
+struct OptionalSeed<'a, 'l, F> {
+    found: &'a mut F,
+    len: &'l mut Option<usize>,
+    /// Container columns are wrapped in a second byte string; table fields are not.
+    column_in_byte_string: bool,
+    _input: PhantomData<&'a ()>,
+}
+
+impl<'de, F> DeserializeSeed<'de> for OptionalSeed<'_, '_, F>
+where
+    F: FnMut(u64, OptionalColumn<'de, '_>) -> Result<bool>,
+{
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> std::result::Result<(), D::Error> {
+        deserializer.deserialize_tuple(2, self)
+    }
+}
+
+impl<'de, F> Visitor<'de> for OptionalSeed<'_, '_, F>
+where
+    F: FnMut(u64, OptionalColumn<'de, '_>) -> Result<bool>,
+{
+    type Value = ();
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("an optional field: index and bytes")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<(), A::Error> {
+        let index: u64 = seq.next_element()?.ok_or_else(|| {
+            container_error(ErrorKind::UnexpectedEnd, "optional field without index")
+        })?;
+        seq.next_element_seed(OptionalBody { index, outer: self })?
+            .ok_or_else(|| {
+                container_error(ErrorKind::UnexpectedEnd, "optional field without bytes")
+            })
+    }
+}
+
+struct OptionalBody<'a, 'l, F> {
+    index: u64,
+    outer: OptionalSeed<'a, 'l, F>,
+}
+
+impl<'de, F> DeserializeSeed<'de> for OptionalBody<'_, '_, F>
+where
+    F: FnMut(u64, OptionalColumn<'de, '_>) -> Result<bool>,
+{
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> std::result::Result<(), D::Error> {
+        deserializer.deserialize_bytes(self)
+    }
+}
+
+impl<'de, F> Visitor<'de> for OptionalBody<'_, '_, F>
+where
+    F: FnMut(u64, OptionalColumn<'de, '_>) -> Result<bool>,
+{
+    type Value = ();
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("the bytes of an optional field")
+    }
+    fn visit_borrowed_bytes<E: de::Error>(self, body: &'de [u8]) -> std::result::Result<(), E> {
+        let OptionalBody { index, outer } = self;
+        let mut read = || -> Result<()> {
+            let (bytes, start) = if outer.column_in_byte_string {
+                let mut reader = Reader::new(body);
+                let bytes = reader.read_bytes()?;
+                if !reader.is_empty() {
+                    return Err(Error::at(ErrorKind::TrailingBytes, reader.offset()));
+                }
+                (bytes, body.len() - bytes.len())
+            } else {
+                (body, 0)
+            };
+            let column = OptionalColumn {
+                bytes,
+                len: outer.len,
+            };
+            (outer.found)(index, column).map_err(|err| err.shifted(start))?;
+            Ok(())
+        };
+        read().map_err(wire::de_column_error)
+    }
+}
+
+/// Zips an optional column, or its defaults when absent, with the rows.
+pub enum OptionalValues<T> {
+    /// The column was present.
+    Present(std::vec::IntoIter<T>),
+    /// The column was absent: every row gets `T::default()`.
+    Absent,
+}
+
+impl<T> OptionalValues<T> {
+    /// The values of `column`, or defaults.
+    pub fn new(column: Option<Vec<T>>) -> Self {
+        match column {
+            Some(values) => OptionalValues::Present(values.into_iter()),
+            None => OptionalValues::Absent,
+        }
+    }
+}
+
+impl<T: Default> Iterator for OptionalValues<T> {
+    type Item = T;
+    #[inline]
+    fn next(&mut self) -> Option<T> {
+        match self {
+            OptionalValues::Present(values) => values.next(),
+            OptionalValues::Absent => Some(T::default()),
+        }
+    }
+}
+
+/// A `class = "vec"` field on its way in.
+pub struct VecContainerDe<R, C>(pub C, PhantomData<fn() -> R>);
+
+impl<R, C> Wrapper for VecContainerDe<R, C> {
+    type Value = C;
+    fn into_value(self) -> C {
+        self.0
+    }
+}
+
+impl<'de, R, C> Deserialize<'de> for VecContainerDe<R, C>
+where
+    R: DecodeRows<'de> + VecRow,
+    C: FromIterator<R>,
+{
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
+        struct ContainerVisitor<R, C>(PhantomData<fn() -> (R, C)>);
+        impl<'de, R: DecodeRows<'de>, C: FromIterator<R>> Visitor<'de> for ContainerVisitor<R, C> {
+            type Value = VecContainerDe<R, C>;
+            fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+                formatter.write_str("a vec container")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(
+                self,
+                seq: A,
+            ) -> std::result::Result<Self::Value, A::Error> {
+                let mut columns = ColumnsReader::new(seq);
+                let rows = R::decode_rows(&mut columns)?;
+                Ok(VecContainerDe(rows.into_iter().collect(), PhantomData))
+            }
+        }
+        deserializer.deserialize_seq(ContainerVisitor(PhantomData))
+    }
+}
+
+/// A `class = "map"` field on its way in.
+pub struct MapContainerDe<K, R, C>(pub C, PhantomData<fn() -> (K, R)>);
+
+impl<K, R, C> Wrapper for MapContainerDe<K, R, C> {
+    type Value = C;
+    fn into_value(self) -> C {
+        self.0
+    }
+}
+
+impl<'de, K, R, C> Deserialize<'de> for MapContainerDe<K, R, C>
+where
+    K: Deserialize<'de>,
+    R: DecodeRows<'de> + MapRow,
+    C: FromIterator<(K, R)>,
+{
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
+        struct ContainerVisitor<K, R, C>(PhantomData<MapContainerDe<K, R, C>>);
+        impl<'de, K, R, C> Visitor<'de> for ContainerVisitor<K, R, C>
+        where
+            K: Deserialize<'de>,
+            R: DecodeRows<'de>,
+            C: FromIterator<(K, R)>,
+        {
+            type Value = MapContainerDe<K, R, C>;
+            fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+                formatter.write_str("a map container")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(
+                self,
+                seq: A,
+            ) -> std::result::Result<Self::Value, A::Error> {
+                let mut columns = ColumnsReader::new(seq);
+                let keys: Vec<K> = columns.keys()?;
+                let rows = R::decode_rows(&mut columns)?;
+                Ok(MapContainerDe(
+                    keys.into_iter().zip(rows).collect(),
+                    PhantomData,
+                ))
+            }
+        }
+        deserializer.deserialize_seq(ContainerVisitor(PhantomData))
+    }
+}
+
+/// Serializes a tuple `(index, bytes)`: an optional table entry.
+pub struct OptionalEntry<'a>(pub u64, pub &'a [u8]);
+
+impl Serialize for OptionalEntry<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        let mut tuple = serializer.serialize_tuple(2)?;
+        tuple.serialize_element(&self.0)?;
+        tuple.serialize_element(&ByteString(self.1))?;
+        tuple.end()
+    }
+}

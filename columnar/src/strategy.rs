@@ -1,0 +1,483 @@
+//! How the derive turns one field of many rows into one column: a strategy marker per codec
+//! and the traits that pick its encoder, decoder and iterator for a field type.
+//!
+//! The `#[columnar]` macro names these through `columnar::__private`; they are public so the
+//! generated code can use them, and so that a field type the strategy cannot take fails to
+//! compile with an error pointing at that field.
+
+use std::borrow::Cow;
+use std::marker::PhantomData;
+
+use serde::{Deserialize, Serialize};
+
+use crate::codec::{
+    bool_rle, delta_of_delta, delta_rle, generic, rle, AnyRleEncoder, AnyRleIter, BoolRleEncoder,
+    BoolRleIter, DeltaOfDeltaEncoder, DeltaOfDeltaIter, DeltaOfDeltable, DeltaRleEncoder,
+    DeltaRleIter, DeltaRleable, GenericEncoder, GenericIter,
+};
+use crate::container::{MapContainer, MapContainerDe, VecContainer, VecContainerDe};
+use crate::{wire, Result};
+
+/// No `strategy`: the values as a postcard sequence.
+#[derive(Debug)]
+pub enum Generic {}
+/// `strategy = "Rle"`.
+#[derive(Debug)]
+pub enum Rle {}
+/// `strategy = "DeltaRle"`.
+#[derive(Debug)]
+pub enum DeltaRle {}
+/// `strategy = "BoolRle"`.
+#[derive(Debug)]
+pub enum BoolRle {}
+/// `strategy = "DeltaOfDelta"`.
+#[derive(Debug)]
+pub enum DeltaOfDelta {}
+/// A `borrow` field of type `Cow<str>` or `Cow<[u8]>` under strategy `S`: decoded values
+/// borrow from the input.
+#[derive(Debug)]
+pub struct Borrow<S>(PhantomData<S>);
+/// A field of a row with `class = "vec"`: a Generic column whose values are vec containers
+/// of rows `R`.
+#[derive(Debug)]
+pub struct VecClass<R>(PhantomData<R>);
+/// A field of a row with `class = "map"`: a Generic column of map containers.
+#[derive(Debug)]
+pub struct MapClass<K, R>(PhantomData<(K, R)>);
+
+/// Collects the values of one column, one row at a time.
+pub trait ColumnEncoder<'r, T: ?Sized>: Default {
+    /// Adds the value of the next row.
+    ///
+    /// # Errors
+    /// An encode error of the codec ([`crate::ErrorKind::EncodeOverflow`]) or of the value's
+    /// `Serialize` implementation.
+    fn push(&mut self, value: &'r T) -> Result<()>;
+    /// Returns the codec output (without the byte-string length).
+    ///
+    /// # Errors
+    /// As [`ColumnEncoder::push`].
+    fn finish(self) -> Result<Vec<u8>>;
+}
+
+/// A strategy that can encode values of type `T`.
+#[diagnostic::on_unimplemented(
+    message = "a `{T}` field cannot be encoded with strategy `{Self}`",
+    note = "Rle takes `PartialEq + Serialize` values, DeltaRle and DeltaOfDelta integers, BoolRle `bool`"
+)]
+pub trait Codec<'r, T: ?Sized> {
+    /// The encoder for a column of `T` borrowed for `'r`.
+    type Encoder: ColumnEncoder<'r, T>;
+}
+
+/// A strategy that can decode values of type `T` borrowing from `'de`.
+#[diagnostic::on_unimplemented(
+    message = "a `{T}` field cannot be decoded with strategy `{Self}`",
+    note = "Rle takes `Clone + Deserialize` values, DeltaRle and DeltaOfDelta integers, BoolRle `bool`"
+)]
+pub trait CodecDe<'de, T> {
+    /// The streaming decoder of a column.
+    type Iter: Iterator<Item = Result<T>>;
+    /// Decodes a whole column.
+    ///
+    /// # Errors
+    /// The codec's decoding errors, offsets relative to `bytes`.
+    fn decode(bytes: &'de [u8]) -> Result<Vec<T>>;
+    /// Streams a column whose bytes sit at `base` of the input.
+    fn iter(bytes: &'de [u8], base: usize) -> Self::Iter;
+}
+
+/// An empty encoder for strategy `S` and field type `T` (the lifetime comes from the rows).
+#[inline]
+pub fn encoder<'r, S: Codec<'r, T>, T: ?Sized + 'r>() -> S::Encoder {
+    Default::default()
+}
+
+// ---- Generic ----
+
+/// Encoder of [`Generic`] columns.
+#[derive(Debug)]
+pub struct GenericColumnEncoder<T: ?Sized>(GenericEncoder<T>);
+
+impl<T: ?Sized> Default for GenericColumnEncoder<T> {
+    fn default() -> Self {
+        GenericColumnEncoder(GenericEncoder::default())
+    }
+}
+
+impl<'r, T: Serialize + ?Sized + 'r> ColumnEncoder<'r, T> for GenericColumnEncoder<T> {
+    #[inline]
+    fn push(&mut self, value: &'r T) -> Result<()> {
+        self.0.push(value)
+    }
+    fn finish(self) -> Result<Vec<u8>> {
+        self.0.finish()
+    }
+}
+
+impl<'r, T: Serialize + ?Sized + 'r> Codec<'r, T> for Generic {
+    type Encoder = GenericColumnEncoder<T>;
+}
+
+impl<'de, T: Deserialize<'de>> CodecDe<'de, T> for Generic {
+    type Iter = GenericIter<'de, T>;
+    fn decode(bytes: &'de [u8]) -> Result<Vec<T>> {
+        generic::decode(bytes)
+    }
+    fn iter(bytes: &'de [u8], base: usize) -> Self::Iter {
+        GenericIter::with_base(bytes, base)
+    }
+}
+
+// ---- Rle ----
+
+/// Encoder of [`Rle`] columns. It keeps references to the rows' values, so runs of strings
+/// are compared without cloning them.
+#[derive(Debug)]
+pub struct RleColumnEncoder<'r, T>(AnyRleEncoder<&'r T>);
+
+impl<T> Default for RleColumnEncoder<'_, T> {
+    fn default() -> Self {
+        RleColumnEncoder(AnyRleEncoder::default())
+    }
+}
+
+impl<'r, T: PartialEq + Serialize + 'r> ColumnEncoder<'r, T> for RleColumnEncoder<'r, T> {
+    #[inline]
+    fn push(&mut self, value: &'r T) -> Result<()> {
+        self.0.push(&value)
+    }
+    fn finish(self) -> Result<Vec<u8>> {
+        self.0.finish()
+    }
+}
+
+impl<'r, T: PartialEq + Serialize + 'r> Codec<'r, T> for Rle {
+    type Encoder = RleColumnEncoder<'r, T>;
+}
+
+impl<'de, T: Clone + Deserialize<'de>> CodecDe<'de, T> for Rle {
+    type Iter = AnyRleIter<'de, T>;
+    fn decode(bytes: &'de [u8]) -> Result<Vec<T>> {
+        rle::decode(bytes)
+    }
+    fn iter(bytes: &'de [u8], base: usize) -> Self::Iter {
+        AnyRleIter::with_base(bytes, base)
+    }
+}
+
+// ---- DeltaRle ----
+
+/// Encoder of [`DeltaRle`] columns.
+#[derive(Debug)]
+pub struct DeltaRleColumnEncoder<T>(DeltaRleEncoder<T>);
+
+impl<T> Default for DeltaRleColumnEncoder<T> {
+    fn default() -> Self {
+        DeltaRleColumnEncoder(DeltaRleEncoder::default())
+    }
+}
+
+impl<'r, T: DeltaRleable + 'r> ColumnEncoder<'r, T> for DeltaRleColumnEncoder<T> {
+    #[inline]
+    fn push(&mut self, value: &'r T) -> Result<()> {
+        self.0.push(value)
+    }
+    fn finish(self) -> Result<Vec<u8>> {
+        self.0.finish()
+    }
+}
+
+impl<'r, T: DeltaRleable + 'r> Codec<'r, T> for DeltaRle {
+    type Encoder = DeltaRleColumnEncoder<T>;
+}
+
+impl<'de, T: DeltaRleable> CodecDe<'de, T> for DeltaRle {
+    type Iter = DeltaRleIter<'de, T>;
+    fn decode(bytes: &'de [u8]) -> Result<Vec<T>> {
+        delta_rle::decode(bytes)
+    }
+    fn iter(bytes: &'de [u8], base: usize) -> Self::Iter {
+        DeltaRleIter::with_base(bytes, base)
+    }
+}
+
+// ---- BoolRle ----
+
+/// Encoder of [`BoolRle`] columns.
+#[derive(Debug, Default)]
+pub struct BoolRleColumnEncoder(BoolRleEncoder);
+
+impl ColumnEncoder<'_, bool> for BoolRleColumnEncoder {
+    #[inline]
+    fn push(&mut self, value: &bool) -> Result<()> {
+        self.0.push(value)
+    }
+    fn finish(self) -> Result<Vec<u8>> {
+        self.0.finish()
+    }
+}
+
+impl Codec<'_, bool> for BoolRle {
+    type Encoder = BoolRleColumnEncoder;
+}
+
+impl<'de> CodecDe<'de, bool> for BoolRle {
+    type Iter = BoolRleIter<'de>;
+    fn decode(bytes: &'de [u8]) -> Result<Vec<bool>> {
+        bool_rle::decode(bytes)
+    }
+    fn iter(bytes: &'de [u8], base: usize) -> Self::Iter {
+        BoolRleIter::with_base(bytes, base)
+    }
+}
+
+// ---- DeltaOfDelta ----
+
+/// Encoder of [`DeltaOfDelta`] columns.
+#[derive(Debug)]
+pub struct DeltaOfDeltaColumnEncoder<T>(DeltaOfDeltaEncoder<T>);
+
+impl<T> Default for DeltaOfDeltaColumnEncoder<T> {
+    fn default() -> Self {
+        DeltaOfDeltaColumnEncoder(DeltaOfDeltaEncoder::default())
+    }
+}
+
+impl<'r, T: DeltaOfDeltable + 'r> ColumnEncoder<'r, T> for DeltaOfDeltaColumnEncoder<T> {
+    #[inline]
+    fn push(&mut self, value: &'r T) -> Result<()> {
+        self.0.push(value)
+    }
+    fn finish(self) -> Result<Vec<u8>> {
+        self.0.finish()
+    }
+}
+
+impl<'r, T: DeltaOfDeltable + 'r> Codec<'r, T> for DeltaOfDelta {
+    type Encoder = DeltaOfDeltaColumnEncoder<T>;
+}
+
+impl<'de, T: DeltaOfDeltable> CodecDe<'de, T> for DeltaOfDelta {
+    type Iter = DeltaOfDeltaIter<'de, T>;
+    fn decode(bytes: &'de [u8]) -> Result<Vec<T>> {
+        delta_of_delta::decode(bytes)
+    }
+    fn iter(bytes: &'de [u8], base: usize) -> Self::Iter {
+        DeltaOfDeltaIter::with_base(bytes, base)
+    }
+}
+
+// ---- borrow ----
+
+/// Types a `borrow` field decodes without copying: `Cow<str>` and `Cow<[u8]>` become
+/// `Cow::Borrowed` (serde's own `Cow` impl always copies).
+pub trait BorrowDe<'de>: Sized {
+    /// Deserializes `Self` borrowing from the input.
+    ///
+    /// # Errors
+    /// The deserializer's error when the input holds no string / byte string.
+    fn deserialize_borrowed<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> std::result::Result<Self, D::Error>;
+}
+
+impl<'de: 'a, 'a> BorrowDe<'de> for Cow<'a, str> {
+    fn deserialize_borrowed<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> std::result::Result<Self, D::Error> {
+        <&'de str>::deserialize(deserializer).map(Cow::Borrowed)
+    }
+}
+
+impl<'de: 'a, 'a> BorrowDe<'de> for Cow<'a, [u8]> {
+    fn deserialize_borrowed<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> std::result::Result<Self, D::Error> {
+        <&'de [u8]>::deserialize(deserializer).map(Cow::Borrowed)
+    }
+}
+
+/// A value decoded through [`BorrowDe`]; serializes as the value itself.
+#[derive(Debug, Clone, PartialEq)]
+#[repr(transparent)]
+pub struct Borrowed<T>(pub T);
+
+impl<T: Serialize> Serialize for Borrowed<T> {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+impl<'de, T: BorrowDe<'de>> Deserialize<'de> for Borrowed<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> std::result::Result<Self, D::Error> {
+        T::deserialize_borrowed(deserializer).map(Borrowed)
+    }
+}
+
+/// An iterator of `Result<Borrowed<T>>` seen as one of `Result<T>`.
+#[derive(Debug)]
+pub struct Unwrapped<I>(I);
+
+impl<T, I: Iterator<Item = Result<Borrowed<T>>>> Iterator for Unwrapped<I> {
+    type Item = Result<T>;
+    #[inline]
+    fn next(&mut self) -> Option<Result<T>> {
+        self.0.next().map(|value| value.map(|value| value.0))
+    }
+}
+
+impl<'r, T: ?Sized, S: Codec<'r, T>> Codec<'r, T> for Borrow<S> {
+    type Encoder = S::Encoder;
+}
+
+impl<'de, T: BorrowDe<'de>, S: CodecDe<'de, Borrowed<T>>> CodecDe<'de, T> for Borrow<S> {
+    type Iter = Unwrapped<S::Iter>;
+    fn decode(bytes: &'de [u8]) -> Result<Vec<T>> {
+        // `Borrowed<T>` is `repr(transparent)`: this collect reuses the allocation.
+        Ok(S::decode(bytes)?.into_iter().map(|value| value.0).collect())
+    }
+    fn iter(bytes: &'de [u8], base: usize) -> Self::Iter {
+        Unwrapped(S::iter(bytes, base))
+    }
+}
+
+// ---- containers nested in a row ----
+
+/// Encoder of a row field with `class = "vec"`: each value is written as a vec container.
+pub struct VecClassEncoder<'r, R, C: ?Sized>(GenericEncoder<VecContainer<'r, R, C>>);
+
+impl<R, C: ?Sized> Default for VecClassEncoder<'_, R, C> {
+    fn default() -> Self {
+        VecClassEncoder(GenericEncoder::default())
+    }
+}
+
+impl<'r, R, C> ColumnEncoder<'r, C> for VecClassEncoder<'r, R, C>
+where
+    R: crate::container::EncodeRows + crate::container::VecRow + 'r,
+    C: ?Sized + 'r,
+    &'r C: IntoIterator<Item = &'r R>,
+{
+    #[inline]
+    fn push(&mut self, value: &'r C) -> Result<()> {
+        self.0.push(&VecContainer::new(value))
+    }
+    fn finish(self) -> Result<Vec<u8>> {
+        self.0.finish()
+    }
+}
+
+impl<'r, R, C> Codec<'r, C> for VecClass<R>
+where
+    R: crate::container::EncodeRows + crate::container::VecRow + 'r,
+    C: ?Sized + 'r,
+    &'r C: IntoIterator<Item = &'r R>,
+{
+    type Encoder = VecClassEncoder<'r, R, C>;
+}
+
+/// A decoding wrapper around the value it decodes.
+pub trait Wrapper {
+    /// The wrapped value's type.
+    type Value;
+    /// Unwraps the value.
+    fn into_value(self) -> Self::Value;
+}
+
+/// An iterator of `Result<W>` seen as one of `Result<W::Value>`.
+#[derive(Debug)]
+pub struct Converted<I>(I);
+
+impl<W: Wrapper, I: Iterator<Item = Result<W>>> Iterator for Converted<I> {
+    type Item = Result<W::Value>;
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next().map(|value| value.map(Wrapper::into_value))
+    }
+}
+
+impl<'de, R, C> CodecDe<'de, C> for VecClass<R>
+where
+    R: crate::container::DecodeRows<'de> + crate::container::VecRow,
+    C: FromIterator<R>,
+{
+    type Iter = Converted<GenericIter<'de, VecContainerDe<R, C>>>;
+    fn decode(bytes: &'de [u8]) -> Result<Vec<C>> {
+        let values: Vec<VecContainerDe<R, C>> = generic::decode(bytes)?;
+        Ok(values.into_iter().map(|value| value.0).collect())
+    }
+    fn iter(bytes: &'de [u8], base: usize) -> Self::Iter {
+        Converted(GenericIter::with_base(bytes, base))
+    }
+}
+
+/// Encoder of a row field with `class = "map"`: each value is written as a map container.
+pub struct MapClassEncoder<'r, K, R, C: ?Sized>(GenericEncoder<MapContainer<'r, K, R, C>>);
+
+impl<K, R, C: ?Sized> Default for MapClassEncoder<'_, K, R, C> {
+    fn default() -> Self {
+        MapClassEncoder(GenericEncoder::default())
+    }
+}
+
+impl<'r, K, R, C> ColumnEncoder<'r, C> for MapClassEncoder<'r, K, R, C>
+where
+    K: Serialize + 'r,
+    R: crate::container::EncodeRows + crate::container::MapRow + 'r,
+    C: ?Sized + 'r,
+    &'r C: IntoIterator<Item = (&'r K, &'r R)>,
+{
+    #[inline]
+    fn push(&mut self, value: &'r C) -> Result<()> {
+        self.0.push(&MapContainer::new(value))
+    }
+    fn finish(self) -> Result<Vec<u8>> {
+        self.0.finish()
+    }
+}
+
+impl<'r, K, R, C> Codec<'r, C> for MapClass<K, R>
+where
+    K: Serialize + 'r,
+    R: crate::container::EncodeRows + crate::container::MapRow + 'r,
+    C: ?Sized + 'r,
+    &'r C: IntoIterator<Item = (&'r K, &'r R)>,
+{
+    type Encoder = MapClassEncoder<'r, K, R, C>;
+}
+
+impl<'de, K, R, C> CodecDe<'de, C> for MapClass<K, R>
+where
+    K: Deserialize<'de>,
+    R: crate::container::DecodeRows<'de> + crate::container::MapRow,
+    C: FromIterator<(K, R)>,
+{
+    type Iter = Converted<GenericIter<'de, MapContainerDe<K, R, C>>>;
+    fn decode(bytes: &'de [u8]) -> Result<Vec<C>> {
+        let values: Vec<MapContainerDe<K, R, C>> = generic::decode(bytes)?;
+        Ok(values.into_iter().map(|value| value.0).collect())
+    }
+    fn iter(bytes: &'de [u8], base: usize) -> Self::Iter {
+        Converted(GenericIter::with_base(bytes, base))
+    }
+}
+
+/// Encodes one table field value on its own, as an optional table entry holds it.
+///
+/// # Errors
+/// Any encode error of the value.
+pub fn encode_value<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
+    wire::to_vec(value)
+}
+
+/// Turns an encode error into the serializer's error, keeping its kind through our
+/// serializer.
+pub fn ser_error<E: serde::ser::Error>(err: crate::Error) -> E {
+    wire::ser_column_error(err)
+}
