@@ -18,6 +18,37 @@ use rand_chacha::ChaCha8Rng;
 
 const N: usize = 1_000_000;
 
+/// The schema with our derive.
+mod ours {
+    use columnar::columnar;
+
+    #[columnar(vec, ser, de, iterable)]
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct Change {
+        #[columnar(strategy = "Rle")]
+        pub peer: u64,
+        #[columnar(strategy = "DeltaRle")]
+        pub counter: i32,
+        #[columnar(strategy = "DeltaRle")]
+        pub lamport: u32,
+        #[columnar(strategy = "DeltaOfDelta")]
+        pub timestamp: i64,
+        #[columnar(strategy = "BoolRle")]
+        pub deleted: bool,
+        #[columnar(strategy = "Rle")]
+        pub content: String,
+        #[columnar(strategy = "Rle")]
+        pub len: usize,
+    }
+
+    #[columnar(ser, de)]
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct ChangeTable {
+        #[columnar(class = "vec", iter = "Change")]
+        pub changes: Vec<Change>,
+    }
+}
+
 /// The same schema with serde_columnar 0.3.14's derive.
 mod peer {
     use serde_columnar::columnar;
@@ -144,6 +175,22 @@ fn changes() -> Vec<ChangeRow> {
     out
 }
 
+fn ours_table(rows: &[ChangeRow]) -> ours::ChangeTable {
+    let changes = rows
+        .iter()
+        .map(|r| ours::Change {
+            peer: r.peer,
+            counter: r.counter,
+            lamport: r.lamport,
+            timestamp: r.timestamp,
+            deleted: r.deleted,
+            content: r.content.clone(),
+            len: r.len,
+        })
+        .collect();
+    ours::ChangeTable { changes }
+}
+
 fn peer_table(rows: &[ChangeRow]) -> peer::ChangeTable {
     let changes = rows
         .iter()
@@ -172,18 +219,39 @@ fn group<'a>(
 
 fn bench_table(c: &mut Criterion) {
     let rows = changes();
+    let ours = ours_table(&rows);
     let peer = peer_table(&rows);
 
+    let ours_bytes = columnar::to_vec(&ours).unwrap();
     let peer_bytes = serde_columnar::to_vec(&peer).unwrap();
     let postcard_bytes = postcard::to_allocvec(&rows).unwrap();
+    if let Some(at) = first_difference(&ours_bytes, &peer_bytes) {
+        panic!(
+            "columnar and serde_columnar bytes differ at byte {at} (lengths {} and {})",
+            ours_bytes.len(),
+            peer_bytes.len()
+        );
+    }
+    assert_eq!(
+        columnar::from_bytes::<ours::ChangeTable>(&peer_bytes).unwrap(),
+        ours
+    );
+    assert_eq!(
+        serde_columnar::from_bytes::<peer::ChangeTable>(&ours_bytes).unwrap(),
+        peer
+    );
     println!("table: {N} rows; {}", describe(&rows));
     println!(
-        "table: encoded bytes: serde_columnar {}, postcard row-wise {}",
+        "table: encoded bytes: columnar {}, serde_columnar {}, postcard row-wise {}",
+        ours_bytes.len(),
         peer_bytes.len(),
         postcard_bytes.len()
     );
 
     let mut g = group(c, "table/encode");
+    g.bench_function("columnar", |b| {
+        b.iter(|| columnar::to_vec(black_box(&ours)).unwrap())
+    });
     g.bench_function("serde_columnar", |b| {
         b.iter(|| serde_columnar::to_vec(black_box(&peer)).unwrap())
     });
@@ -193,6 +261,9 @@ fn bench_table(c: &mut Criterion) {
     g.finish();
 
     let mut g = group(c, "table/decode");
+    g.bench_function("columnar", |b| {
+        b.iter(|| columnar::from_bytes::<ours::ChangeTable>(black_box(&ours_bytes)).unwrap())
+    });
     g.bench_function("serde_columnar", |b| {
         b.iter(|| serde_columnar::from_bytes::<peer::ChangeTable>(black_box(&peer_bytes)).unwrap())
     });
@@ -203,6 +274,15 @@ fn bench_table(c: &mut Criterion) {
 
     let expected: u64 = rows.iter().map(|r| r.len as u64).sum();
     let mut g = group(c, "table/iterate");
+    g.bench_function("columnar", |b| {
+        b.iter(|| {
+            let table =
+                columnar::iter_from_bytes::<ours::ChangeTable>(black_box(&ours_bytes)).unwrap();
+            let sum: u64 = table.changes.map(|row| row.unwrap().len as u64).sum();
+            assert_eq!(sum, expected);
+            sum
+        })
+    });
     g.bench_function("serde_columnar", |b| {
         b.iter(|| {
             let table =
@@ -216,7 +296,6 @@ fn bench_table(c: &mut Criterion) {
     g.finish();
 }
 
-#[allow(dead_code)]
 /// One line describing the data, to check it against the doc comment of [`changes`].
 fn describe(rows: &[ChangeRow]) -> String {
     let runs = |same: fn(&ChangeRow, &ChangeRow) -> bool| {
@@ -232,6 +311,14 @@ fn describe(rows: &[ChangeRow]) -> String {
         runs(|a, b| a.len == b.len),
         runs(|a, b| a.deleted == b.deleted),
     )
+}
+
+fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
+    match a.iter().zip(b).position(|(x, y)| x != y) {
+        Some(at) => Some(at),
+        None if a.len() != b.len() => Some(a.len().min(b.len())),
+        None => None,
+    }
 }
 
 criterion_group!(table, bench_table);
