@@ -196,6 +196,7 @@ impl<'de> BoolRleIter<'de> {
 impl Iterator for BoolRleIter<'_> {
     type Item = Result<bool>;
 
+    #[inline]
     fn next(&mut self) -> Option<Result<bool>> {
         if self.failed {
             return None;

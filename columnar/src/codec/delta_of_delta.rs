@@ -342,6 +342,8 @@ pub struct DeltaOfDeltaIter<'de, T> {
     state: IterState<'de>,
     previous: i64,
     previous_delta: i64,
+    /// Codes `0` (delta of delta 0) known to follow, found by one look at the bits.
+    zeros: usize,
     _values: PhantomData<fn() -> T>,
 }
 
@@ -368,10 +370,12 @@ impl<'de, T: DeltaOfDeltable> DeltaOfDeltaIter<'de, T> {
             state: IterState::Start { bytes, base },
             previous: 0,
             previous_delta: 0,
+            zeros: 0,
             _values: PhantomData,
         }
     }
 
+    #[inline]
     fn try_next(&mut self) -> Result<Option<T>> {
         let (value, value_at) = match &mut self.state {
             IterState::Done => return Ok(None),
@@ -390,6 +394,17 @@ impl<'de, T: DeltaOfDeltable> DeltaOfDeltaIter<'de, T> {
                     }
                 }
             }
+            IterState::Bits(bits) if self.zeros > 0 => {
+                // A run of `0` codes: the delta repeats, no bits to look at.
+                self.zeros -= 1;
+                let code_at = bits.data_offset + bits.position / 8;
+                bits.position += 1;
+                self.previous = self
+                    .previous
+                    .checked_add(self.previous_delta)
+                    .ok_or_else(|| Error::at(ErrorKind::IntegerOverflow, code_at))?;
+                (self.previous, code_at)
+            }
             IterState::Bits(bits) => {
                 if bits.remaining() == 0 {
                     self.state = IterState::Done;
@@ -402,6 +417,14 @@ impl<'de, T: DeltaOfDeltable> DeltaOfDeltaIter<'de, T> {
                 // past the last used one are 0 (padding is checked), so they end a prefix.
                 let window = bits.window();
                 let ones = window.leading_ones().min(5);
+                if ones == 0 {
+                    // The window holds at least 121 real bits; padding and bits past the
+                    // data read as 0, so the run is also bounded by the bits left.
+                    let run = (window.leading_zeros() as usize)
+                        .min(121)
+                        .min(bits.remaining());
+                    self.zeros = run - 1;
+                }
                 let prefix_len = if ones < 5 { ones + 1 } else { 5 };
                 let (width, bias) = match ones {
                     0 => (0, 0),

@@ -333,18 +333,39 @@ impl<'de, T: DeltaRleable> DeltaRleIter<'de, T> {
     }
 }
 
-impl<T: DeltaRleable> Iterator for DeltaRleIter<'_, T> {
-    type Item = Result<T>;
-
-    fn next(&mut self) -> Option<Result<T>> {
+impl<T: DeltaRleable> DeltaRleIter<'_, T> {
+    /// Everything but an in-range step of a run.
+    fn next_slow(&mut self) -> Option<Result<T>> {
         if self.failed {
             return None;
         }
         let item = self.try_next().transpose();
         if matches!(item, Some(Err(_))) {
             self.failed = true;
+            self.run_left = 0;
+            self.literal_left = 0;
         }
         item
+    }
+}
+
+impl<T: DeltaRleable> Iterator for DeltaRleIter<'_, T> {
+    type Item = Result<T>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Result<T>> {
+        // Inside a run: one addition; anything unusual (overflow) takes the slow path, which
+        // reports it.
+        if self.run_left > 0 {
+            if let Some(current) = self.current.checked_add(self.run_delta) {
+                if let Some(value) = T::from_i128(current) {
+                    self.run_left -= 1;
+                    self.current = current;
+                    return Some(Ok(value));
+                }
+            }
+        }
+        self.next_slow()
     }
 }
 

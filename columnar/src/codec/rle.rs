@@ -298,18 +298,34 @@ impl<'de, T: Clone + Deserialize<'de>> AnyRleIter<'de, T> {
     }
 }
 
-impl<'de, T: Clone + Deserialize<'de>> Iterator for AnyRleIter<'de, T> {
-    type Item = Result<T>;
-
-    fn next(&mut self) -> Option<Result<T>> {
+impl<'de, T: Clone + Deserialize<'de>> AnyRleIter<'de, T> {
+    /// Everything but the middle of a repeated run.
+    fn next_slow(&mut self) -> Option<Result<T>> {
         if self.failed {
             return None;
         }
         let item = self.try_next().transpose();
         if matches!(item, Some(Err(_))) {
             self.failed = true;
+            self.pending = Pending::Nothing;
         }
         item
+    }
+}
+
+impl<'de, T: Clone + Deserialize<'de>> Iterator for AnyRleIter<'de, T> {
+    type Item = Result<T>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Result<T>> {
+        // Most values of a repeated column are copies of the pending run's value.
+        if let Pending::Repeat(value, left) = &mut self.pending {
+            if *left > 1 {
+                *left -= 1;
+                return Some(Ok(value.clone()));
+            }
+        }
+        self.next_slow()
     }
 }
 
