@@ -1757,3 +1757,14 @@ fn iter_rows_named_by_a_path_or_by_a_type_parameter_only_used_there_iterate() {
     let g: Vec<GEv<String>> = lazy.g.collect::<columnar::Result<_>>().unwrap();
     assert_eq!((events, g), (log.events, log.g));
 }
+
+#[test]
+fn to_bytes_and_to_writer_write_what_to_vec_writes() {
+    let table = strict_value(["x", ""]);
+    let bytes = columnar::to_vec(&table).unwrap();
+    assert_eq!(bytes, strict_bytes());
+    assert_eq!(columnar::to_bytes(&table).unwrap(), bytes);
+    let mut out = Vec::new();
+    columnar::to_writer(&mut out, &table).unwrap();
+    assert_eq!(out, bytes);
+}
