@@ -319,36 +319,3 @@ pub fn any_column_present(
     let present = container.optional().map(present);
     quote!(false #(|| #present)*)
 }
-
-/// Whether `ty` is a type parameter the struct already bounds by a trait named `name`
-/// (inline or in the where clause). Adding `K: Deserialize<'de>` next to a user's
-/// `K: for<'a> Deserialize<'a>` would make the bound ambiguous, so such bounds are left out.
-pub fn already_bounded(generics: &Generics, ty: &Type, name: &str) -> bool {
-    let Type::Path(path) = ty else { return false };
-    let Some(ident) = path.path.get_ident() else {
-        return false;
-    };
-    let mentions = |bounds: &syn::punctuated::Punctuated<syn::TypeParamBound, syn::Token![+]>| {
-        bounds.iter().any(|bound| match bound {
-            syn::TypeParamBound::Trait(bound) => bound
-                .path
-                .segments
-                .last()
-                .is_some_and(|segment| segment.ident == name),
-            _ => false,
-        })
-    };
-    let inline = generics
-        .type_params()
-        .any(|param| &param.ident == ident && mentions(&param.bounds));
-    let in_where = generics.where_clause.as_ref().is_some_and(|clause| {
-        clause.predicates.iter().any(|predicate| match predicate {
-            syn::WherePredicate::Type(predicate) => {
-                matches!(&predicate.bounded_ty, Type::Path(bounded) if bounded.path.is_ident(ident))
-                    && mentions(&predicate.bounds)
-            }
-            _ => false,
-        })
-    });
-    inline || in_where
-}

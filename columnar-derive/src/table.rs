@@ -101,41 +101,17 @@ fn serialize_bounds(field: &Field) -> Vec<TokenStream> {
     }
 }
 
-fn deserialize_bounds(
-    generics: &syn::Generics,
-    field: &Field,
-    ty: &Type,
-    de: &Lifetime,
-) -> Vec<TokenStream> {
+fn deserialize_bounds(field: &Field, ty: &Type, de: &Lifetime) -> Vec<TokenStream> {
     let p = private();
     let mut bounds = Vec::new();
     if field.is_skipped() || field.is_optional() {
         bounds.push(quote!(#ty: #p::Default));
     }
-    if field.is_skipped() {
-        return bounds;
-    }
-    match field.class() {
-        Some(class) => {
-            let (key, row) = container_args(ty);
-            if let Some(row) = row {
-                let marker = if class == Class::Vec {
-                    quote!(#p::VecRow)
-                } else {
-                    quote!(#p::MapRow)
-                };
-                bounds.push(quote!(#row: #p::DecodeRows<#de> + #marker));
-            }
-            if let (Class::Map, Some(key)) = (class, key) {
-                if !crate::common::already_bounded(generics, &key, "Deserialize") {
-                    bounds.push(quote!(#key: #p::serde::Deserialize<#de>));
-                }
-            }
-        }
-        None => {
-            let wrapper = table_wrapper(field, ty, None);
-            bounds.push(quote!(#wrapper: #p::serde::Deserialize<#de>));
-        }
+    if !field.is_skipped() {
+        // Bound the decoding wrapper, not the type parameters inside it: a user's own
+        // `K: DeserializeOwned` next to an added `K: Deserialize<'de>` would be ambiguous.
+        let wrapper = table_wrapper(field, ty, None);
+        bounds.push(quote!(#wrapper: #p::serde::Deserialize<#de>));
     }
     bounds
 }
@@ -172,12 +148,7 @@ fn deserialize_impl(
     let mut predicates = Vec::new();
     for decoded in &fields {
         if decoded.iter_rows.is_none() && mentions_type_param(&container.generics, &decoded.ty) {
-            predicates.extend(deserialize_bounds(
-                &container.generics,
-                decoded.field,
-                &decoded.ty,
-                de,
-            ));
+            predicates.extend(deserialize_bounds(decoded.field, &decoded.ty, de));
         }
     }
     // `{Table}Iter` has `'__iter` in place of the table's lifetimes.

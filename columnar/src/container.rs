@@ -316,6 +316,8 @@ impl<'de> DeserializeSeed<'de> for RawBytes {
 /// One optional column (or optional table field) found in the input.
 pub struct OptionalColumn<'de, 'a> {
     bytes: &'de [u8],
+    /// A container column is wrapped in a second byte string inside `bytes`.
+    wrapped: bool,
     _found: PhantomData<&'a ()>,
 }
 
@@ -328,8 +330,23 @@ impl<'de> OptionalColumn<'de, '_> {
         if slot.is_some() {
             return Err(duplicate_index());
         }
-        *slot = Some(S::iter(self.bytes, crate::iter::input_offset(self.bytes)));
+        let column = self.column()?;
+        *slot = Some(S::iter(column, crate::iter::input_offset(column)));
         Ok(true)
+    }
+
+    /// The column inside its second byte string. Only known columns are unwrapped, so an
+    /// unknown index may hold any bytes, as `serde_columnar` allows.
+    fn column(&self) -> Result<&'de [u8]> {
+        if !self.wrapped {
+            return Ok(self.bytes);
+        }
+        let mut reader = Reader::new(self.bytes);
+        let column = reader.read_bytes()?;
+        if !reader.is_empty() {
+            return Err(Error::at(ErrorKind::TrailingBytes, reader.offset()));
+        }
+        Ok(column)
     }
 
     /// Decodes an optional table field through the wrapper `W` into `slot`.
@@ -419,21 +436,12 @@ where
     fn visit_borrowed_bytes<E: de::Error>(self, body: &'de [u8]) -> std::result::Result<(), E> {
         let OptionalBody { index, outer } = self;
         let mut read = || -> Result<()> {
-            let (bytes, start) = if outer.column_in_byte_string {
-                let mut reader = Reader::new(body);
-                let bytes = reader.read_bytes()?;
-                if !reader.is_empty() {
-                    return Err(Error::at(ErrorKind::TrailingBytes, reader.offset()));
-                }
-                (bytes, body.len() - bytes.len())
-            } else {
-                (body, 0)
-            };
             let column = OptionalColumn {
-                bytes,
+                bytes: body,
+                wrapped: outer.column_in_byte_string,
                 _found: PhantomData,
             };
-            (outer.found)(index, column).map_err(|err| err.shifted(start))?;
+            (outer.found)(index, column)?;
             Ok(())
         };
         read().map_err(wire::de_column_error)

@@ -136,7 +136,7 @@
 //! | part | written | also accepted | rejected (kind) |
 //! | --- | --- | --- | --- |
 //! | table | required fields, then every optional field | optional fields missing (→ `Default`), unknown indexes (skipped), optional fields in any order | fewer required fields than the schema (`UnexpectedEnd`), an index given twice (`BadHeader`), bytes after the table (`TrailingBytes`) |
-//! | container | all columns of one length | optional columns missing (→ `Default`, to the length of the present columns; 0 rows when none is present), unknown indexes | columns of different lengths, keys and columns of different lengths (`ColumnLengthMismatch`), a missing required column (`UnexpectedEnd`), an index given twice (`BadHeader`), bytes after an optional column inside its wrapper (`TrailingBytes`), the codecs' errors |
+//! | container | all columns of one length | optional columns missing (→ `Default`, to the length of the present columns; 0 rows when none is present), unknown indexes (their body is skipped unread) | columns of different lengths, keys and columns of different lengths (`ColumnLengthMismatch`), a missing required column (`UnexpectedEnd`), an index given twice (`BadHeader`), bytes after a known optional column inside its wrapper (`TrailingBytes`), containers nested more than 128 deep (`DepthLimitExceeded`), the codecs' errors |
 //!
 //! `serde_columnar` zips columns of unequal length to the shortest, ignores bytes after a
 //! table and keeps the last of two equal indexes; this crate reports each as an error, so a
