@@ -327,10 +327,12 @@ impl<'de> OptionalColumn<'de, '_> {
     /// # Errors
     /// [`ErrorKind::BadHeader`] when `slot` is already filled.
     pub fn iter<S: CodecDe<'de, T>, T>(self, slot: &mut Option<S::Iter>) -> Result<bool> {
-        if slot.is_some() {
-            return Err(duplicate_index());
-        }
         let column = self.column()?;
+        if slot.is_some() {
+            // Reported where the repeated column starts.
+            let at = column.as_ptr() as usize - self.bytes.as_ptr() as usize;
+            return Err(duplicate_index().shifted(at));
+        }
         *slot = Some(S::iter(column, crate::iter::input_offset(column)));
         Ok(true)
     }
