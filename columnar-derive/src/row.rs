@@ -182,8 +182,15 @@ fn decode_rows(container: &Container) -> TokenStream {
                 #optionals
                 #(#optional_iters)*
                 let mut __rows = #p::Rows::<Self>::new(__columns.expected_len());
-                if #any_present {
+                // With no column present, absent optional columns yield defaults forever:
+                // a map gets one default row per key, a vec none.
+                let __defaults_only = !(#any_present);
+                let __keys = __columns.expected_len().unwrap_or(0);
+                {
                     loop {
+                        if __defaults_only && __rows.len() >= __keys {
+                            break;
+                        }
                         match #scrutinee {
                             #values => __rows.push(Self { #inits }).map_err(#p::de_error::<__A::Error>)?,
                             #[allow(unreachable_patterns)]

@@ -592,6 +592,18 @@ impl<T> Rows<T> {
         }
     }
 
+    /// How many rows were added.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Whether no row was added.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
     /// Adds a row.
     ///
     /// # Errors

@@ -423,3 +423,41 @@ mod table_iter_lifetimes {
         assert_eq!(columnar::from_bytes::<Keyed<u8>>(&bytes).unwrap(), table);
     }
 }
+
+mod all_optional {
+    use std::collections::BTreeMap;
+
+    use columnar::columnar;
+
+    #[columnar(vec, map, ser, de)]
+    #[derive(Debug, Clone, PartialEq, Default)]
+    struct Later {
+        #[columnar(skip)]
+        b: u16,
+        #[columnar(optional, index = 0)]
+        a: u8,
+    }
+
+    #[columnar(ser, de)]
+    #[derive(Debug, Clone, PartialEq)]
+    struct Table {
+        #[columnar(class = "vec")]
+        rows: Vec<Later>,
+        #[columnar(class = "map")]
+        map: BTreeMap<u8, Later>,
+    }
+
+    #[test]
+    fn containers_without_any_column_have_no_rows_or_a_default_row_per_key() {
+        // table(2) · vec container with no column: 00 · map container: 01 (keys only), keys [3, 4]
+        let bytes = [0x02, 0x00, 0x01, 0x02, 0x03, 0x04];
+        let table: Table = columnar::from_bytes(&bytes).unwrap();
+        assert!(table.rows.is_empty());
+        assert_eq!(
+            table.map,
+            [(3, Later::default()), (4, Later::default())]
+                .into_iter()
+                .collect()
+        );
+    }
+}
