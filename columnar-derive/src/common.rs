@@ -280,10 +280,14 @@ pub fn row_match(container: &Container, column: impl Fn(&Field) -> TokenStream) 
         let p = private_at(at);
         if field.is_optional() {
             nexts.push(quote_spanned!(at=> #p::OptionalIter::next_value(&mut #col)));
-            record.push(quote!(__step.record(#var, #p::OptionalIter::is_absent(&#col));));
+            record.push(quote!(__step.record(
+                #var,
+                #p::OptionalIter::is_absent(&#col),
+                #p::OptionalIter::column_start(&#col),
+            );));
         } else {
             nexts.push(quote_spanned!(at=> #p::Iterator::next(&mut #col)));
-            record.push(quote!(__step.record(#var, false);));
+            record.push(quote!(__step.record(#var, false, #p::ColumnIter::column_start(&#col));));
         }
         values.push(quote!(#p::Option::Some(#p::StdResult::Ok(#var))));
         others.push(quote!(#var));

@@ -130,6 +130,18 @@ impl<I> OptionalIter<I> {
 }
 
 impl<I> OptionalIter<I> {
+    /// Where the column starts in the input (0 when it is absent).
+    #[inline]
+    pub fn column_start<T>(&self) -> usize
+    where
+        I: crate::strategy::ColumnIter<T>,
+    {
+        match self {
+            OptionalIter::Present(iter) => iter.column_start(),
+            OptionalIter::Absent => 0,
+        }
+    }
+
     /// Whether the column was absent from the input.
     #[inline]
     pub fn is_absent(&self) -> bool {
@@ -155,25 +167,35 @@ impl<I> OptionalIter<I> {
 pub struct RowStep {
     values: usize,
     ended: usize,
+    /// Where the first column that ended starts, and the first one that went on.
+    ended_at: Option<usize>,
+    went_on_at: Option<usize>,
     error: Option<Error>,
 }
 
 impl RowStep {
     /// Records what one column yielded; `absent` for an optional column not in the input.
     #[inline]
-    pub fn record<T>(&mut self, next: Option<Result<T>>, absent: bool) {
+    pub fn record<T>(&mut self, next: Option<Result<T>>, absent: bool, column_start: usize) {
         match next {
             _ if absent => {}
-            Some(Ok(_)) => self.values += 1,
+            Some(Ok(_)) => {
+                self.values += 1;
+                self.went_on_at.get_or_insert(column_start);
+            }
             Some(Err(err)) => {
                 self.error.get_or_insert(err);
             }
-            None => self.ended += 1,
+            None => {
+                self.ended += 1;
+                self.ended_at.get_or_insert(column_start);
+            }
         }
     }
 
     /// `None` when every column ended; otherwise the first column error, or
-    /// [`ErrorKind::ColumnLengthMismatch`] when some columns ended before others.
+    /// [`ErrorKind::ColumnLengthMismatch`] at the start of the odd column out: the first that
+    /// ended early or, when most columns ended, the first that went on.
     pub fn outcome(self) -> Option<Error> {
         if let Some(err) = self.error {
             return Some(err);
@@ -181,12 +203,22 @@ impl RowStep {
         if self.values == 0 {
             return None;
         }
-        Some(Error::with_message(
+        let err = Error::with_message(
             ErrorKind::ColumnLengthMismatch,
             format_args!(
                 "{} of the container's columns ended before the other {}",
                 self.ended, self.values
             ),
-        ))
+        );
+        // Point at the odd one out: a column that ended early, or one longer than the rest.
+        let at = if self.values < self.ended {
+            self.went_on_at
+        } else {
+            self.ended_at
+        };
+        Some(match at {
+            Some(start) => err.or_offset(start),
+            None => err,
+        })
     }
 }

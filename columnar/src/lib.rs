@@ -142,10 +142,11 @@
 //! table and keeps the last of two equal indexes; this crate reports each as an error, so a
 //! corrupted file is never read as a shorter valid one.
 //!
-//! Row iterators from [`iter_from_bytes`] decode the same bytes lazily: a column that ends
-//! before the others yields one [`ErrorKind::ColumnLengthMismatch`] (without an offset: the
-//! streaming decoders do not track where a column ends), a codec error yields that error,
-//! and the iterator ends after the first error.
+//! Both [`from_bytes`] and the row iterators of [`iter_from_bytes`] build rows from the
+//! columns' streaming decoders, one value of each per row, so columns of different lengths
+//! are found when the first one ends: [`ErrorKind::ColumnLengthMismatch`] at the first byte
+//! of the odd column out (the first that ended early or, when most ended, the first that went
+//! on). A row iterator yields that error or a codec error once, then ends.
 #![deny(missing_docs)]
 
 /// The README's Rust examples, compiled and run as doctests.
@@ -253,7 +254,7 @@ pub mod __private {
     pub use crate::iter::{IterContainer, IterRows, OptionalIter, RowStep, TableIter};
     pub use crate::strategy::{
         encode_value, encoder, ser_error, BoolRle, Borrow, Borrowed, Codec, CodecDe, ColumnEncoder,
-        DeltaOfDelta, DeltaRle, Generic, MapClass, Rle, VecClass, Wrapper,
+        ColumnIter, DeltaOfDelta, DeltaRle, Generic, MapClass, Rle, VecClass, Wrapper,
     };
     pub use crate::table::{next_field, table_optionals, Plain};
     pub use crate::{Error, Result};

@@ -77,7 +77,7 @@ pub trait Codec<'r, T: ?Sized> {
 )]
 pub trait CodecDe<'de, T> {
     /// The streaming decoder of a column.
-    type Iter: Iterator<Item = Result<T>>;
+    type Iter: ColumnIter<T>;
     /// Decodes a whole column.
     ///
     /// # Errors
@@ -85,6 +85,45 @@ pub trait CodecDe<'de, T> {
     fn decode(bytes: &'de [u8]) -> Result<Vec<T>>;
     /// Streams a column whose bytes sit at `base` of the input.
     fn iter(bytes: &'de [u8], base: usize) -> Self::Iter;
+}
+
+/// A column's streaming decoder, which knows where its column starts in the input.
+pub trait ColumnIter<T>: Iterator<Item = Result<T>> {
+    /// The offset of the column's first byte in the input.
+    fn column_start(&self) -> usize;
+}
+
+macro_rules! column_iter {
+    ($($iter:ty => $value:ty, [$($generics:tt)*] $(where $($bound:tt)*)?;)*) => {$(
+        impl<$($generics)*> ColumnIter<$value> for $iter $(where $($bound)*)? {
+            #[inline]
+            fn column_start(&self) -> usize {
+                <$iter>::column_start(self)
+            }
+        }
+    )*};
+}
+
+column_iter! {
+    GenericIter<'de, T> => T, ['de, T: Deserialize<'de>];
+    AnyRleIter<'de, T> => T, ['de, T: Clone + Deserialize<'de>];
+    DeltaRleIter<'de, T> => T, ['de, T: DeltaRleable];
+    BoolRleIter<'de> => bool, ['de];
+    DeltaOfDeltaIter<'de, T> => T, ['de, T: DeltaOfDeltable];
+}
+
+impl<T, I: ColumnIter<Borrowed<T>>> ColumnIter<T> for Unwrapped<I> {
+    #[inline]
+    fn column_start(&self) -> usize {
+        self.0.column_start()
+    }
+}
+
+impl<'de, W: Wrapper + Deserialize<'de>> ColumnIter<W::Value> for Converted<GenericIter<'de, W>> {
+    #[inline]
+    fn column_start(&self) -> usize {
+        self.0.column_start()
+    }
 }
 
 /// An empty encoder for strategy `S` and field type `T` (the lifetime comes from the rows).

@@ -366,11 +366,9 @@ fn cases() -> Vec<Case> {
         "required columns of unequal length",
         &wire,
         ErrorKind::ColumnLengthMismatch,
-        // Rows are built from the column streams, so the mismatch is found when one
-        // column ends: reported at the container.
-        wire.at("rows"),
-    )
-    .iter_offset = Some(None);
+        // At the start of the first column that ended before the others.
+        wire.at("value"),
+    );
 
     let id = delta_rle::encode(&[1u64]).unwrap();
     let wire = table_with(&Columns { id, ..good.clone() }, 6, |w| w);
@@ -379,11 +377,9 @@ fn cases() -> Vec<Case> {
         "second column shorter than the first",
         &wire,
         ErrorKind::ColumnLengthMismatch,
-        // Rows are built from the column streams, so the mismatch is found when one
-        // column ends: reported at the container.
-        wire.at("rows"),
-    )
-    .iter_offset = Some(None);
+        // At the start of the first column that ended before the others.
+        wire.at("id"),
+    );
 
     let note = generic::encode(&[7u8]).unwrap();
     let wire = table_with(
@@ -399,11 +395,9 @@ fn cases() -> Vec<Case> {
         "optional column of unequal length",
         &wire,
         ErrorKind::ColumnLengthMismatch,
-        // Rows are built from the column streams, so the mismatch is found when one
-        // column ends: reported at the container.
-        wire.at("rows"),
-    )
-    .iter_offset = Some(None);
+        // At the start of the first column that ended before the others.
+        wire.at("note"),
+    );
 
     let wire = table_with(&good, 7, |w| w.optional("note again", 0, &good.note));
     case(
@@ -885,7 +879,7 @@ fn rle_run_of_10e8_strings_is_an_error_not_an_abort() {
         let err = columnar::from_bytes::<Table>(&wire.bytes).unwrap_err();
         assert_eq!(
             (err.kind(), err.offset()),
-            (ErrorKind::ColumnLengthMismatch, Some(wire.at("rows")))
+            (ErrorKind::ColumnLengthMismatch, Some(wire.at("name")))
         );
     });
 }
@@ -898,12 +892,12 @@ fn rle_run_of_max_strings_is_an_error_not_an_abort() {
         let mut name = zigzag(MAX_RLE_COUNT as i64);
         name.push(0x00);
         let wire = table_with(&Columns { name, ..good }, 6, |w| w);
-        // The rows are built from the column streams: the run is never materialized, and
-        // the other columns end after 6 rows.
+        // The rows are built from the column streams: the run is never materialized; the
+        // other columns end with the sample's rows, and the long `name` column is reported.
         let err = columnar::from_bytes::<Table>(&wire.bytes).unwrap_err();
         assert_eq!(
             (err.kind(), err.offset()),
-            (ErrorKind::ColumnLengthMismatch, Some(wire.at("rows")))
+            (ErrorKind::ColumnLengthMismatch, Some(wire.at("name")))
         );
     });
 }

@@ -171,12 +171,19 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<bool>> {
 #[derive(Debug, Clone)]
 pub struct BoolRleIter<'de> {
     runs: Runs<'de>,
+    /// Offset of the column's first byte in the input.
+    start: usize,
     value: bool,
     left: usize,
     failed: bool,
 }
 
 impl<'de> BoolRleIter<'de> {
+    /// The offset of the column's first byte in the input (the `base` it was created with).
+    pub fn column_start(&self) -> usize {
+        self.start
+    }
+
     /// An iterator over the column `bytes`.
     pub fn new(bytes: &'de [u8]) -> Self {
         Self::with_base(bytes, 0)
@@ -186,6 +193,7 @@ impl<'de> BoolRleIter<'de> {
     pub fn with_base(bytes: &'de [u8], base: usize) -> Self {
         BoolRleIter {
             runs: Runs::new(bytes, base),
+            start: base,
             value: false,
             left: 0,
             failed: false,

@@ -340,6 +340,8 @@ impl<'de> Bits<'de> {
 #[derive(Debug, Clone)]
 pub struct DeltaOfDeltaIter<'de, T> {
     state: IterState<'de>,
+    /// Offset of the column's first byte in the input.
+    start: usize,
     previous: i64,
     previous_delta: i64,
     /// Codes `0` (delta of delta 0) known to follow, found by one look at the bits.
@@ -359,6 +361,11 @@ enum IterState<'de> {
 }
 
 impl<'de, T: DeltaOfDeltable> DeltaOfDeltaIter<'de, T> {
+    /// The offset of the column's first byte in the input (the `base` it was created with).
+    pub fn column_start(&self) -> usize {
+        self.start
+    }
+
     /// An iterator over the column `bytes`.
     pub fn new(bytes: &'de [u8]) -> Self {
         Self::with_base(bytes, 0)
@@ -368,6 +375,7 @@ impl<'de, T: DeltaOfDeltable> DeltaOfDeltaIter<'de, T> {
     pub fn with_base(bytes: &'de [u8], base: usize) -> Self {
         DeltaOfDeltaIter {
             state: IterState::Start { bytes, base },
+            start: base,
             previous: 0,
             previous_delta: 0,
             zeros: 0,

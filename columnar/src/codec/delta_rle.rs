@@ -269,6 +269,8 @@ pub fn decode<T: DeltaRleable>(bytes: &[u8]) -> Result<Vec<T>> {
 #[derive(Debug)]
 pub struct DeltaRleIter<'de, T> {
     reader: Reader<'de>,
+    /// Offset of the column's first byte in the input.
+    start: usize,
     current: i128,
     /// The delta of the pending run and where it was read.
     run_delta: i128,
@@ -280,6 +282,11 @@ pub struct DeltaRleIter<'de, T> {
 }
 
 impl<'de, T: DeltaRleable> DeltaRleIter<'de, T> {
+    /// The offset of the column's first byte in the input (the `base` it was created with).
+    pub fn column_start(&self) -> usize {
+        self.start
+    }
+
     /// An iterator over the column `bytes`.
     pub fn new(bytes: &'de [u8]) -> Self {
         Self::with_base(bytes, 0)
@@ -289,6 +296,7 @@ impl<'de, T: DeltaRleable> DeltaRleIter<'de, T> {
     pub fn with_base(bytes: &'de [u8], base: usize) -> Self {
         DeltaRleIter {
             reader: Reader::with_base(bytes, base),
+            start: base,
             current: 0,
             run_delta: 0,
             run_delta_at: 0,

@@ -117,6 +117,8 @@ pub fn decode<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<Vec<T>> {
 #[derive(Debug)]
 pub struct GenericIter<'de, T> {
     de: Deserializer<'de>,
+    /// Offset of the column's first byte in the input.
+    start: usize,
     /// Values left; `None` until the count is read.
     left: Option<usize>,
     failed: bool,
@@ -124,6 +126,11 @@ pub struct GenericIter<'de, T> {
 }
 
 impl<'de, T: Deserialize<'de>> GenericIter<'de, T> {
+    /// The offset of the column's first byte in the input (the `base` it was created with).
+    pub fn column_start(&self) -> usize {
+        self.start
+    }
+
     /// An iterator over the column `bytes`.
     pub fn new(bytes: &'de [u8]) -> Self {
         Self::with_base(bytes, 0)
@@ -133,6 +140,7 @@ impl<'de, T: Deserialize<'de>> GenericIter<'de, T> {
     pub fn with_base(bytes: &'de [u8], base: usize) -> Self {
         GenericIter {
             de: Deserializer::with_base(bytes, base),
+            start: base,
             left: None,
             failed: false,
             _values: PhantomData,

@@ -231,6 +231,8 @@ pub fn decode<'de, T: Clone + Deserialize<'de>>(bytes: &'de [u8]) -> Result<Vec<
 #[derive(Debug)]
 pub struct AnyRleIter<'de, T> {
     de: Deserializer<'de>,
+    /// Offset of the column's first byte in the input.
+    start: usize,
     pending: Pending<T>,
     failed: bool,
 }
@@ -243,6 +245,11 @@ enum Pending<T> {
 }
 
 impl<'de, T: Clone + Deserialize<'de>> AnyRleIter<'de, T> {
+    /// The offset of the column's first byte in the input (the `base` it was created with).
+    pub fn column_start(&self) -> usize {
+        self.start
+    }
+
     /// An iterator over the column `bytes`.
     pub fn new(bytes: &'de [u8]) -> Self {
         Self::with_base(bytes, 0)
@@ -253,6 +260,7 @@ impl<'de, T: Clone + Deserialize<'de>> AnyRleIter<'de, T> {
     pub fn with_base(bytes: &'de [u8], base: usize) -> Self {
         AnyRleIter {
             de: Deserializer::with_base(bytes, base),
+            start: base,
             pending: Pending::Nothing,
             failed: false,
         }
