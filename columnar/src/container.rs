@@ -262,23 +262,27 @@ impl<'de, A: SeqAccess<'de>> ColumnsReader<'de, A> {
     ///
     /// # Errors
     /// Malformed entries, and the errors `found` returns.
-    pub fn optionals<F>(&mut self, mut found: F) -> std::result::Result<(), A::Error>
+    pub fn optionals<F>(&mut self, found: F) -> std::result::Result<(), A::Error>
     where
         F: FnMut(u64, OptionalColumn<'de, '_>) -> Result<bool>,
     {
-        while self
-            .seq
-            .next_element_seed(OptionalSeed {
-                found: &mut found,
-                column_in_byte_string: true,
-                _input: PhantomData,
-            })?
-            .is_some()
-        {}
-        Ok(())
+        self.read_optionals(found, true)
     }
 
-    pub(crate) fn table_optionals<F>(&mut self, mut found: F) -> std::result::Result<(), A::Error>
+    /// As [`optionals`](Self::optionals), for a table's optional fields, whose bytes are the
+    /// value itself rather than a wrapped column.
+    pub(crate) fn table_optionals<F>(&mut self, found: F) -> std::result::Result<(), A::Error>
+    where
+        F: FnMut(u64, OptionalColumn<'de, '_>) -> Result<bool>,
+    {
+        self.read_optionals(found, false)
+    }
+
+    fn read_optionals<F>(
+        &mut self,
+        mut found: F,
+        column_in_byte_string: bool,
+    ) -> std::result::Result<(), A::Error>
     where
         F: FnMut(u64, OptionalColumn<'de, '_>) -> Result<bool>,
     {
@@ -286,7 +290,7 @@ impl<'de, A: SeqAccess<'de>> ColumnsReader<'de, A> {
             .seq
             .next_element_seed(OptionalSeed {
                 found: &mut found,
-                column_in_byte_string: false,
+                column_in_byte_string,
                 _input: PhantomData,
             })?
             .is_some()

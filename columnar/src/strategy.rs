@@ -11,9 +11,8 @@ use std::marker::PhantomData;
 use serde::{Deserialize, Serialize};
 
 use crate::codec::{
-    bool_rle, delta_of_delta, delta_rle, generic, rle, AnyRleEncoder, AnyRleIter, BoolRleEncoder,
-    BoolRleIter, DeltaOfDeltaEncoder, DeltaOfDeltaIter, DeltaOfDeltable, DeltaRleEncoder,
-    DeltaRleIter, DeltaRleable, GenericEncoder, GenericIter,
+    AnyRleEncoder, AnyRleIter, BoolRleEncoder, BoolRleIter, DeltaOfDeltaEncoder, DeltaOfDeltaIter,
+    DeltaOfDeltable, DeltaRleEncoder, DeltaRleIter, DeltaRleable, GenericEncoder, GenericIter,
 };
 use crate::container::{MapContainer, MapContainerDe, VecContainer, VecContainerDe};
 use crate::{wire, Result};
@@ -78,11 +77,6 @@ pub trait Codec<'r, T: ?Sized> {
 pub trait CodecDe<'de, T> {
     /// The streaming decoder of a column.
     type Iter: ColumnIter<T>;
-    /// Decodes a whole column.
-    ///
-    /// # Errors
-    /// The codec's decoding errors, offsets relative to `bytes`.
-    fn decode(bytes: &'de [u8]) -> Result<Vec<T>>;
     /// Streams a column whose bytes sit at `base` of the input.
     fn iter(bytes: &'de [u8], base: usize) -> Self::Iter;
 }
@@ -160,9 +154,6 @@ impl<'r, T: Serialize + ?Sized + 'r> Codec<'r, T> for Generic {
 
 impl<'de, T: Deserialize<'de>> CodecDe<'de, T> for Generic {
     type Iter = GenericIter<'de, T>;
-    fn decode(bytes: &'de [u8]) -> Result<Vec<T>> {
-        generic::decode(bytes)
-    }
     fn iter(bytes: &'de [u8], base: usize) -> Self::Iter {
         GenericIter::with_base(bytes, base)
     }
@@ -197,9 +188,6 @@ impl<'r, T: PartialEq + Serialize + 'r> Codec<'r, T> for Rle {
 
 impl<'de, T: Clone + Deserialize<'de>> CodecDe<'de, T> for Rle {
     type Iter = AnyRleIter<'de, T>;
-    fn decode(bytes: &'de [u8]) -> Result<Vec<T>> {
-        rle::decode(bytes)
-    }
     fn iter(bytes: &'de [u8], base: usize) -> Self::Iter {
         AnyRleIter::with_base(bytes, base)
     }
@@ -233,9 +221,6 @@ impl<'r, T: DeltaRleable + 'r> Codec<'r, T> for DeltaRle {
 
 impl<'de, T: DeltaRleable> CodecDe<'de, T> for DeltaRle {
     type Iter = DeltaRleIter<'de, T>;
-    fn decode(bytes: &'de [u8]) -> Result<Vec<T>> {
-        delta_rle::decode(bytes)
-    }
     fn iter(bytes: &'de [u8], base: usize) -> Self::Iter {
         DeltaRleIter::with_base(bytes, base)
     }
@@ -263,9 +248,6 @@ impl Codec<'_, bool> for BoolRle {
 
 impl<'de> CodecDe<'de, bool> for BoolRle {
     type Iter = BoolRleIter<'de>;
-    fn decode(bytes: &'de [u8]) -> Result<Vec<bool>> {
-        bool_rle::decode(bytes)
-    }
     fn iter(bytes: &'de [u8], base: usize) -> Self::Iter {
         BoolRleIter::with_base(bytes, base)
     }
@@ -299,9 +281,6 @@ impl<'r, T: DeltaOfDeltable + 'r> Codec<'r, T> for DeltaOfDelta {
 
 impl<'de, T: DeltaOfDeltable> CodecDe<'de, T> for DeltaOfDelta {
     type Iter = DeltaOfDeltaIter<'de, T>;
-    fn decode(bytes: &'de [u8]) -> Result<Vec<T>> {
-        delta_of_delta::decode(bytes)
-    }
     fn iter(bytes: &'de [u8], base: usize) -> Self::Iter {
         DeltaOfDeltaIter::with_base(bytes, base)
     }
@@ -377,10 +356,6 @@ impl<'r, T: ?Sized, S: Codec<'r, T>> Codec<'r, T> for Borrow<S> {
 
 impl<'de, T: BorrowDe<'de>, S: CodecDe<'de, Borrowed<T>>> CodecDe<'de, T> for Borrow<S> {
     type Iter = Unwrapped<S::Iter>;
-    fn decode(bytes: &'de [u8]) -> Result<Vec<T>> {
-        // `Borrowed<T>` is `repr(transparent)`: this collect reuses the allocation.
-        Ok(S::decode(bytes)?.into_iter().map(|value| value.0).collect())
-    }
     fn iter(bytes: &'de [u8], base: usize) -> Self::Iter {
         Unwrapped(S::iter(bytes, base))
     }
@@ -447,10 +422,6 @@ where
     C: FromIterator<R>,
 {
     type Iter = Converted<GenericIter<'de, VecContainerDe<R, C>>>;
-    fn decode(bytes: &'de [u8]) -> Result<Vec<C>> {
-        let values: Vec<VecContainerDe<R, C>> = generic::decode(bytes)?;
-        Ok(values.into_iter().map(|value| value.0).collect())
-    }
     fn iter(bytes: &'de [u8], base: usize) -> Self::Iter {
         Converted(GenericIter::with_base(bytes, base))
     }
@@ -498,10 +469,6 @@ where
     C: FromIterator<(K, R)>,
 {
     type Iter = Converted<GenericIter<'de, MapContainerDe<K, R, C>>>;
-    fn decode(bytes: &'de [u8]) -> Result<Vec<C>> {
-        let values: Vec<MapContainerDe<K, R, C>> = generic::decode(bytes)?;
-        Ok(values.into_iter().map(|value| value.0).collect())
-    }
     fn iter(bytes: &'de [u8], base: usize) -> Self::Iter {
         Converted(GenericIter::with_base(bytes, base))
     }
