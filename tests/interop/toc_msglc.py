@@ -25,8 +25,8 @@ try:
     from msglc.reader import LazyReader, to_obj
 except ImportError as err:  # pragma: no cover - exercised by the Rust test's failure message
     sys.stderr.write(
-        f"cannot import msglc/msgspec ({err}); install them with:\n"
-        "    python3 -m pip install msglc==261017 msgspec\n"
+        f"cannot import msglc/msgspec ({err}); run this script with the Python that the tests\n"
+        "provision from tests/interop/requirements.txt (target/python-peers/*/bin/python)\n"
     )
     sys.exit(3)
 

@@ -7,12 +7,13 @@
 //! - msglc's writer -> our reader: the whole value and every sample path read identically to
 //!   what msgspec encoded from the Python objects.
 //!
-//! msglc is installed by `.ci/run` (`python3 -m pip install msglc==261017 msgspec`). When it is
-//! missing this test fails and says so; it never passes silently.
+//! msglc and its codecs are pinned in `tests/interop/requirements.txt` and installed by the test
+//! itself into a virtual environment under `target/` ([`integration_tests::python_peers`]). When
+//! they cannot be installed this test fails and says why; it never passes silently.
 
+use integration_tests::python_peers;
 use std::collections::BTreeMap;
 use std::path::{Path as FsPath, PathBuf};
-use std::process::Command;
 
 use serde::{Deserialize, Serialize};
 use serde_formats::toc::{self, Config, Path, Reader, Segment, Value};
@@ -22,18 +23,17 @@ fn script() -> PathBuf {
 }
 
 fn run_peer(mode: &str, dir: &FsPath) {
-    let output = Command::new("python3")
-        .arg(script())
+    let output = python_peers::command(&script())
         .arg(mode)
         .arg(dir)
         .output()
-        .expect("python3 must be installed to run the msglc interop test");
+        .expect("cannot run the provisioned python");
     let stderr = String::from_utf8_lossy(&output.stderr);
     let stdout = String::from_utf8_lossy(&output.stdout);
     match output.status.code() {
         Some(0) => {}
         Some(3) => panic!(
-            "msglc is not installed; run `python3 -m pip install msglc==261017 msgspec`\n{stderr}"
+            "msglc does not import in the provisioned environment (see tests/interop/requirements.txt)\n{stderr}"
         ),
         _ => panic!("msglc peer `{mode}` failed:\n{stdout}\n{stderr}"),
     }
