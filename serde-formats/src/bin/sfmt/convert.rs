@@ -45,7 +45,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
     if args.block_size == 0 {
         bail!("--block-size must be at least 1");
     }
-    let (from, bytes) = formats::read_with_format(&args.input, args.from.as_deref())?;
+    let (from, bytes) = crate::io::read_with_format(&args.input, args.from.as_deref())?;
     let input_len = bytes.len() as u64;
     let value = formats::decode(from, &bytes)
         .with_context(|| format!("cannot read {} as {from}", args.input.display()))?;
@@ -54,7 +54,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
         block_size: args.block_size,
         pretty: args.pretty,
     };
-    formats::write_atomically(&args.output, |file| {
+    crate::io::write_atomically(&args.output, |file| {
         let spinner = progress::spinner(input_len, "encoding");
         // Buffered before the bar: encoders write a few bytes at a time.
         let mut writer = BufWriter::new(progress::Writer::new(&mut *file, spinner));

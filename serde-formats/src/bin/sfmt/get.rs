@@ -86,14 +86,14 @@ impl Seek for CountingFile {
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
     let start = Instant::now();
-    let (mut file, size) = formats::open(&args.file)?;
+    let (mut file, size) = crate::io::open(&args.file)?;
     if let Some(format) = Format::from_extension(&args.file).filter(|f| *f != Format::Toc) {
         bail!(
             "get reads toc files; {} is a {format} file by its extension",
             args.file.display()
         );
     }
-    let head = formats::read_head(&mut file, toc::MAGIC_LEN)
+    let head = crate::io::read_head(&mut file, toc::MAGIC_LEN)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
     if !formats::has_toc_magic(&head) {
         bail!(

@@ -37,8 +37,8 @@ const PREVIEW: usize = 72;
 pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
     let mut format = Format::given_or_extension(args.from.as_deref(), &args.file)?;
     if format.is_none() {
-        let (mut file, _) = formats::open(&args.file)?;
-        let head = formats::read_head(&mut file, toc::MAGIC_LEN)
+        let (mut file, _) = crate::io::open(&args.file)?;
+        let head = crate::io::read_head(&mut file, toc::MAGIC_LEN)
             .with_context(|| format!("cannot read {}", args.file.display()))?;
         if formats::has_toc_magic(&head) {
             format = Some(Format::Toc);
@@ -49,7 +49,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
         return inspect_toc(args, out)
             .with_context(|| format!("cannot read {} as toc", args.file.display()));
     }
-    let (format, bytes) = formats::read_with_format(&args.file, args.from.as_deref())?;
+    let (format, bytes) = crate::io::read_with_format(&args.file, args.from.as_deref())?;
     let context = || format!("cannot read {} as {format}", args.file.display());
     match format {
         Format::Toc => inspect_toc(args, out).with_context(context),
@@ -71,8 +71,8 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
 fn inspect_toc(args: &Args, out: &mut impl Write) -> Result<()> {
     let reader = Reader::open(&args.file)?;
     let size = std::fs::metadata(&args.file)?.len();
-    let (mut file, _) = formats::open(&args.file)?;
-    let magic = magic_text(&formats::read_head(&mut file, toc::MAGIC_LEN)?);
+    let (mut file, _) = crate::io::open(&args.file)?;
+    let magic = magic_text(&crate::io::read_head(&mut file, toc::MAGIC_LEN)?);
     let stats = reader.toc_stats()?;
     writeln!(
         out,

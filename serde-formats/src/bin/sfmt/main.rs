@@ -11,10 +11,11 @@ mod dynd_json;
 mod formats;
 mod get;
 mod inspect;
+mod io;
 mod progress;
 mod sample;
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
@@ -74,8 +75,8 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<()> {
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
     match cli.command {
         Command::Convert(args) => convert::run(&args, &mut out)?,
         Command::Inspect(args) => inspect::run(&args, &mut out)?,
@@ -89,8 +90,8 @@ fn run(cli: Cli) -> Result<()> {
 /// Whether the error is stdout closed by the reader (`sfmt get ... | head`): not a failure.
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain()
-        .filter_map(|cause| cause.downcast_ref::<io::Error>())
-        .any(|io| io.kind() == io::ErrorKind::BrokenPipe)
+        .filter_map(|cause| cause.downcast_ref::<std::io::Error>())
+        .any(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
 }
 
 /// Joins the lines of a message, so that every error is exactly one line.
