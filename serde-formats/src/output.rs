@@ -10,6 +10,7 @@
 //! | a regular file | the same, renamed over it; the new file keeps the old one's permission bits and, where the process may set them, its owner and group |
 //! | a symbolic link | the file the link leads to (links followed, up to 40): the temporary file is made next to that file and renamed over it; the link stays a link. A dangling link creates its target, as `File::create` does |
 //! | a device, FIFO or other non-regular file | opened for writing and written in place, no temporary file (`/dev/null` stays a device; a FIFO's open waits for a reader) |
+//! | a regular file open in the process, named through `/proc` (`/dev/stdout` is a link to `/proc/self/fd/1`; the shell redirected it to a file), or behind a link its text does not lead through | truncated and written in place, as `> /dev/stdout` in a shell does |
 //! | a directory | an error ("is a directory") |
 //! | read-only (no write bit in its mode) | an error ("permission denied"), also for root, who the kernel would let write: like `cp` without `-f` and editors without `!`, a read-only file is not replaced |
 //!
@@ -54,40 +55,58 @@ impl OutputFile {
     /// errors following symbolic links (more than 40 of them is an error), and errors of
     /// creating the temporary file (a missing or read-only directory) or opening a device.
     pub fn create(path: impl AsRef<Path>) -> io::Result<OutputFile> {
-        let target = follow_links(path.as_ref())?;
-        let metadata = match fs::metadata(&target) {
-            Ok(metadata) => Some(metadata),
-            Err(err) if err.kind() == io::ErrorKind::NotFound => None,
+        let path = path.as_ref();
+        // What the path leads to, as the kernel follows it.
+        let metadata = match fs::metadata(path) {
+            Ok(metadata) => metadata,
+            Err(err) if err.kind() == io::ErrorKind::NotFound => {
+                let (target, _) = follow_links(path)?;
+                let inner = Inner::Temp(temp_file_next_to(&target)?);
+                return Ok(OutputFile { inner, target });
+            }
             Err(err) => return Err(err),
         };
-        let inner = match metadata {
-            None => Inner::Temp(temp_file_next_to(&target)?),
-            Some(metadata) if metadata.is_dir() => {
-                return Err(io::Error::new(
-                    io::ErrorKind::IsADirectory,
-                    "is a directory",
-                ))
-            }
-            Some(metadata) => {
-                if metadata.permissions().readonly() {
-                    return Err(io::Error::new(
-                        io::ErrorKind::PermissionDenied,
-                        "permission denied: the file is read-only",
-                    ));
-                }
-                if metadata.is_file() {
-                    // Opening without truncating changes nothing, and fails as `File::create`
-                    // would where the process may not write the file.
-                    OpenOptions::new().write(true).open(&target)?;
-                    let temp = temp_file_next_to(&target)?;
-                    keep_owner_and_mode(temp.as_file(), &metadata)?;
-                    Inner::Temp(temp)
-                } else {
-                    Inner::Direct(OpenOptions::new().write(true).open(&target)?)
-                }
-            }
-        };
-        Ok(OutputFile { inner, target })
+        if metadata.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::IsADirectory,
+                "is a directory",
+            ));
+        }
+        if metadata.permissions().readonly() {
+            return Err(io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                "permission denied: the file is read-only",
+            ));
+        }
+        if !metadata.is_file() {
+            let file = OpenOptions::new().write(true).open(path)?;
+            let inner = Inner::Direct(file);
+            return Ok(OutputFile {
+                inner,
+                target: path.to_path_buf(),
+            });
+        }
+        // Opening without truncating changes nothing, and fails as `File::create` would where
+        // the process may not write the file.
+        let probe = OpenOptions::new().write(true).open(path)?;
+        let (target, through_proc) = follow_links(path)?;
+        if through_proc || !same_file(&target, &metadata) {
+            // An open file named by a link of `/proc` (`/dev/stdout` is `/proc/self/fd/1`) or
+            // a link its text does not lead through: the file the process has open is written
+            // in place, truncated, as a shell redirection to `/dev/stdout` would.
+            probe.set_len(0)?;
+            let inner = Inner::Direct(probe);
+            return Ok(OutputFile {
+                inner,
+                target: path.to_path_buf(),
+            });
+        }
+        let temp = temp_file_next_to(&target)?;
+        keep_owner_and_mode(temp.as_file(), &metadata)?;
+        Ok(OutputFile {
+            inner: Inner::Temp(temp),
+            target,
+        })
     }
 
     /// The file written: the path given with symbolic links followed.
@@ -146,12 +165,15 @@ impl Seek for OutputFile {
     }
 }
 
-/// `path` with symbolic links followed to the file they lead to, which may not exist.
-fn follow_links(path: &Path) -> io::Result<PathBuf> {
+/// `path` with symbolic links followed to the file they lead to, which may not exist, and
+/// whether a link of `/proc` was on the way.
+fn follow_links(path: &Path) -> io::Result<(PathBuf, bool)> {
     let mut path = path.to_path_buf();
+    let mut through_proc = false;
     for _ in 0..MAX_LINKS {
         match fs::symlink_metadata(&path) {
             Ok(metadata) if metadata.file_type().is_symlink() => {
+                through_proc |= path.starts_with("/proc");
                 let link = fs::read_link(&path)?;
                 // A relative link is relative to the directory holding it.
                 path = match path.parent() {
@@ -159,12 +181,26 @@ fn follow_links(path: &Path) -> io::Result<PathBuf> {
                     _ => link,
                 };
             }
-            _ => return Ok(path),
+            _ => return Ok((path, through_proc)),
         }
     }
     Err(io::Error::other(format!(
         "more than {MAX_LINKS} symbolic links to follow"
     )))
+}
+
+/// Whether `path` is the file `metadata` describes.
+fn same_file(path: &Path, metadata: &fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        fs::metadata(path).is_ok_and(|m| (m.dev(), m.ino()) == (metadata.dev(), metadata.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = metadata;
+        fs::metadata(path).is_ok()
+    }
 }
 
 /// A new temporary file in `target`'s directory, so that renaming it over `target` is atomic.

@@ -215,6 +215,24 @@ mod unix {
     }
 
     #[test]
+    fn an_open_file_named_through_proc_is_written_in_place() {
+        use std::os::fd::AsRawFd;
+        for writer in WRITERS {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("open");
+            let open = fs::File::create(&path).unwrap();
+            fs::write(&path, "a longer old text").unwrap();
+            let inode = fs::metadata(&path).unwrap().ino();
+            // What `/dev/stdout` leads to when the shell redirected it to a file.
+            let proc_path = format!("/proc/self/fd/{}", open.as_raw_fd());
+            (writer.write)(Path::new(&proc_path), "new").unwrap();
+            assert_eq!(fs::metadata(&path).unwrap().ino(), inode, "{}", writer.name);
+            assert_eq!((writer.decode)(&fs::read(&path).unwrap()), "new");
+            assert_eq!(names(dir.path()), ["open"], "{}", writer.name);
+        }
+    }
+
+    #[test]
     fn a_fifo_is_written_in_place_to_its_reader() {
         for writer in WRITERS {
             let dir = tempfile::tempdir().unwrap();

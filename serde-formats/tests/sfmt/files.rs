@@ -199,6 +199,34 @@ fn dash_reads_standard_input_and_writes_standard_output() {
 }
 
 #[test]
+fn dev_stdout_is_standard_output() {
+    let dir = dir();
+    let input = write_json(&dir, "in.json", &rich_json());
+    // Standard output a pipe.
+    let piped = sfmt()
+        .args(["convert", &input, "/dev/stdout", "--to", "json"])
+        .output()
+        .unwrap();
+    assert!(piped.status.success(), "{piped:?}");
+    assert_eq!(
+        serde_json::from_slice::<Json>(&piped.stdout).unwrap(),
+        rich_json()
+    );
+    // Standard output redirected to a file, as `sfmt convert in.json /dev/stdout > out.json`:
+    // the file holds the data alone, and stays the file the shell opened.
+    let out = path(&dir, "out.json");
+    let file = std::fs::File::create(&out).unwrap();
+    let status = Process::new(env!("CARGO_BIN_EXE_sfmt"))
+        .args(["convert", &input, "/dev/stdout", "--to", "json"])
+        .stdout(file)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert_eq!(read_json(&out), rich_json());
+    assert_eq!(names(&dir), ["in.json", "out.json"]);
+}
+
+#[test]
 fn a_dash_output_needs_a_format() {
     let dir = dir();
     let input = write_json(&dir, "in.json", &json!(1));

@@ -72,8 +72,8 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
             .into_inner();
         Ok(())
     })?;
-    // With `-` standard output holds the data alone.
-    if !crate::io::is_std(&args.output) {
+    // Written to standard output (`-`, `/dev/stdout`), the data stands alone.
+    if !crate::io::is_stdout(&args.output) {
         writeln!(
             out,
             "{} ({from}, {input_len} bytes) -> {} ({to}, {written} bytes)",

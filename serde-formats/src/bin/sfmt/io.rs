@@ -76,6 +76,28 @@ pub fn is_std(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
 
+/// Whether `path` is standard output: `-`, or a name of the file standard output is
+/// (`/dev/stdout`, `/dev/fd/1`, or the file the shell redirected it to), which is then written
+/// through standard output alone, as for `-`.
+pub fn is_stdout(path: &Path) -> bool {
+    if is_std(path) {
+        return true;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::MetadataExt;
+        let ours = std::io::stdout()
+            .as_fd()
+            .try_clone_to_owned()
+            .and_then(|fd| File::from(fd).metadata());
+        if let (Ok(ours), Ok(theirs)) = (ours, std::fs::metadata(path)) {
+            return (ours.dev(), ours.ino()) == (theirs.dev(), theirs.ino());
+        }
+    }
+    false
+}
+
 /// The name of an input or output in messages.
 fn name(path: &Path) -> String {
     if is_std(path) {
@@ -220,12 +242,12 @@ impl Seek for Sink {
     }
 }
 
-/// Writes `path` with `write` and returns the bytes written. `-` is standard output; a path is
-/// written through [`OutputFile`]: regular files and new paths atomically (on error they are
+/// Writes `path` with `write` and returns the bytes written. Standard output ([`is_stdout`])
+/// is written through standard output; another path is written through [`OutputFile`]: regular files and new paths atomically (on error they are
 /// untouched), links followed, devices and pipes in place, read-only files refused.
 pub fn write_output(path: &Path, write: impl FnOnce(&mut Sink) -> Result<()>) -> Result<u64> {
     let context = || format!("cannot write {}", path.display());
-    let place = if is_std(path) {
+    let place = if is_stdout(path) {
         Place::Memory(Cursor::new(Vec::new()), None)
     } else {
         let file = OutputFile::create(path).with_context(context)?;
