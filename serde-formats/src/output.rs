@@ -34,7 +34,7 @@ const MAX_LINKS: usize = 40;
 #[derive(Debug)]
 pub struct OutputFile {
     inner: Inner,
-    /// The file written: the path with symbolic links followed.
+    /// The file written (see [`OutputFile::target`]).
     target: PathBuf,
 }
 
@@ -42,7 +42,8 @@ pub struct OutputFile {
 enum Inner {
     /// A new file next to the target, renamed over it by `commit`.
     Temp(tempfile::NamedTempFile),
-    /// A device, FIFO or other non-regular file, written where it is.
+    /// A device, FIFO or other non-regular file (or an open file named through `/proc`),
+    /// written where it is.
     Direct(File),
 }
 
@@ -109,7 +110,8 @@ impl OutputFile {
         })
     }
 
-    /// The file written: the path given with symbolic links followed.
+    /// The file written: for a temporary file, the path it is renamed to (the path given with
+    /// symbolic links followed); for a file written in place, the path given.
     pub fn target(&self) -> &Path {
         &self.target
     }
