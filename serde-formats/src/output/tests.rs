@@ -131,6 +131,25 @@ mod unix {
     }
 
     #[test]
+    fn another_users_file_keeps_its_owner_where_the_process_may_set_it() {
+        for writer in WRITERS {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("theirs");
+            fs::write(&path, "old").unwrap();
+            set_mode(&path, 0o664);
+            if std::os::unix::fs::chown(&path, Some(4321), Some(4322)).is_err() {
+                // Not root: nobody may give a file away, so there is nothing to check.
+                return;
+            }
+            (writer.write)(&path, "new").unwrap();
+            let meta = fs::metadata(&path).unwrap();
+            assert_eq!((meta.uid(), meta.gid()), (4321, 4322), "{}", writer.name);
+            assert_eq!(mode(&path), 0o664, "{}", writer.name);
+            assert_eq!((writer.decode)(&fs::read(&path).unwrap()), "new");
+        }
+    }
+
+    #[test]
     fn a_read_only_file_is_refused_and_left_alone() {
         for writer in WRITERS {
             let dir = tempfile::tempdir().unwrap();
