@@ -11,6 +11,9 @@
 //! | [`toc`] | MessagePack with a table of contents, file-compatible with Python's `msglc` | large files read one part at a time with a [`Reader`](toc::Reader) |
 //! | [`vector`] | VectorSaver (seed 001) | saving columnar vectors with their encodings |
 //!
+//! [`output::OutputFile`] writes a file at a path the way `cp` and editors do (atomically over
+//! regular files, in place into devices and pipes); [`toc::write_file`] and the `sfmt` tool use it.
+//!
 //! # Quick start
 //!
 //! Any serde type plugs into every format:
@@ -47,6 +50,7 @@
 
 pub mod dynd;
 pub mod error;
+pub mod output;
 pub mod toc;
 pub mod typed_column;
 pub mod vector;

@@ -7,6 +7,11 @@ use assert_cmd::Command;
 use serde_formats::{dynd, toc, typed_column, vector};
 use serde_json::{json, Value as Json};
 
+// Outputs that are devices, links or FIFOs, standard input and output, limits, argument errors.
+#[cfg(unix)]
+#[path = "sfmt/files.rs"]
+mod files;
+
 fn sfmt() -> Command {
     Command::new(env!("CARGO_BIN_EXE_sfmt"))
 }

@@ -290,14 +290,20 @@ pub fn to_writer_with<W: Write + Seek, T: ?Sized + Serialize>(
     Ok(())
 }
 
-/// Writes `value` to the file at `path` atomically: into a temporary file in the same
-/// directory, synced, then renamed over `path`. Readers see the old file or the whole new one.
-/// The new file gets the permissions `File::create` would give it (on Unix `0o666` minus the
-/// umask), whatever the old file had.
+/// Writes `value` to the file at `path` the way `cp` and editors write, through
+/// [`OutputFile`](crate::output::OutputFile): a regular file (or a new path) is replaced
+/// atomically by a temporary file in the same directory, synced and renamed over it, so readers
+/// see the old file or the whole new one; the new file keeps the old one's permissions (a new
+/// path gets what `File::create` gives, on Unix `0o666` minus the umask). A symbolic link is
+/// followed and its target replaced; a device or FIFO is written in place (the file is built in
+/// memory first, since the header needs a seek); a read-only file is refused. The full rules
+/// are in the [`output`](crate::output) module.
 ///
 /// # Errors
 ///
-/// As [`to_writer`]; on error the temporary file is removed and `path` is untouched.
+/// As [`to_writer`]; [`ErrorKind::Io`] naming the path when it cannot be written (read-only,
+/// a directory, a missing directory). On error the temporary file is removed and a regular
+/// `path` is untouched.
 pub fn write_file<T: ?Sized + Serialize>(
     path: impl AsRef<std::path::Path>,
     value: &T,
@@ -316,27 +322,22 @@ pub fn write_file_with<T: ?Sized + Serialize>(
     config: &Config,
 ) -> Result<()> {
     let path = path.as_ref();
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => std::path::Path::new("."),
+    let io_error = |err: std::io::Error| {
+        Error::with_message(
+            ErrorKind::Io,
+            format_args!("cannot write {}: {err}", path.display()),
+        )
     };
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".toc-").suffix(".tmp");
-    // Like `File::create`: 0o666 minus the umask, not the temporary file's owner-only 0o600.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    let mut file = crate::output::OutputFile::create(path).map_err(io_error)?;
+    if file.is_temporary() {
+        let mut buffered = std::io::BufWriter::with_capacity(1 << 20, &mut file);
+        to_writer_with(&mut buffered, value, config)?;
+        buffered.flush().map_err(io_error)?;
+    } else {
+        let bytes = to_bytes_with(value, config)?;
+        file.write_all(&bytes).map_err(io_error)?;
     }
-    let temp = builder.tempfile_in(dir)?;
-    let mut buffered = std::io::BufWriter::with_capacity(1 << 20, temp);
-    to_writer_with(&mut buffered, value, config)?;
-    let temp = buffered
-        .into_inner()
-        .map_err(|e| Error::from(e.into_error()))?;
-    temp.as_file().sync_all()?;
-    temp.persist(path).map_err(|e| Error::from(e.error))?;
-    Ok(())
+    file.commit().map_err(io_error)
 }
 
 /// Decodes a whole file (plain or combined).

@@ -46,7 +46,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
     }
     let (name, value) = match &args.file {
         Some(path) => {
-            let (format, bytes) = formats::read_with_format(path, args.from.as_deref())?;
+            let (format, bytes) = crate::io::read_with_format(path, args.from.as_deref())?;
             let value = formats::decode(format, &bytes)
                 .with_context(|| format!("cannot read {} as {format}", path.display()))?;
             (path.display().to_string(), value)

@@ -11,9 +11,11 @@ use crate::progress;
 /// Arguments of `sfmt convert`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The file to read.
+    /// The file to read (`-`: standard input).
     input: PathBuf,
-    /// The file to write (replaced atomically).
+    /// The file to write (`-`: standard output): a regular file is replaced atomically keeping
+    /// its permissions, a symbolic link's target is replaced, a device or pipe is written in
+    /// place, a read-only file is refused.
     output: PathBuf,
     /// The input format (default: from the extension, else from the contents).
     #[arg(long, value_name = "FMT")]
@@ -45,7 +47,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
     if args.block_size == 0 {
         bail!("--block-size must be at least 1");
     }
-    let (from, bytes) = formats::read_with_format(&args.input, args.from.as_deref())?;
+    let (from, bytes) = crate::io::read_with_format(&args.input, args.from.as_deref())?;
     let input_len = bytes.len() as u64;
     let value = formats::decode(from, &bytes)
         .with_context(|| format!("cannot read {} as {from}", args.input.display()))?;
@@ -54,7 +56,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
         block_size: args.block_size,
         pretty: args.pretty,
     };
-    formats::write_atomically(&args.output, |file| {
+    let written = crate::io::write_output(&args.output, |file| {
         let spinner = progress::spinner(input_len, "encoding");
         // Buffered before the bar: encoders write a few bytes at a time.
         let mut writer = BufWriter::new(progress::Writer::new(&mut *file, spinner));
@@ -70,12 +72,14 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
             .into_inner();
         Ok(())
     })?;
-    let written = std::fs::metadata(&args.output).map_or(0, |m| m.len());
-    writeln!(
-        out,
-        "{} ({from}, {input_len} bytes) -> {} ({to}, {written} bytes)",
-        args.input.display(),
-        args.output.display(),
-    )?;
+    // Written to standard output (`-`, `/dev/stdout`), the data stands alone.
+    if !crate::io::is_stdout(&args.output) {
+        writeln!(
+            out,
+            "{} ({from}, {input_len} bytes) -> {} ({to}, {written} bytes)",
+            args.input.display(),
+            args.output.display(),
+        )?;
+    }
     Ok(())
 }

@@ -4,17 +4,16 @@
 //! JSON says, the mapping is documented on [`encode`] and [`decode`].
 
 use std::fmt;
-use std::fs::File;
-use std::io::{BufWriter, Read, Seek, Write};
+use std::io::{Seek, Write};
 use std::path::Path;
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, bail, Result};
 use serde::de::IgnoredAny;
 use serde::Deserialize;
 use serde_formats::{dynd, toc, typed_column, vector};
 use serde_json::Value as Json;
 
-use crate::{dynd_json, progress};
+use crate::dynd_json;
 
 /// A file format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,33 +129,6 @@ pub fn undetected(path: &Path) -> anyhow::Error {
     )
 }
 
-/// Opens `path` for reading, with its size.
-pub fn open(path: &Path) -> Result<(File, u64)> {
-    let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    let len = file
-        .metadata()
-        .with_context(|| format!("cannot read {}", path.display()))?
-        .len();
-    Ok((file, len))
-}
-
-/// Reads a whole file, with a progress bar when it is large.
-pub fn read(path: &Path) -> Result<Vec<u8>> {
-    let (file, len) = open(path)?;
-    progress::read_all(file, len, "reading")
-        .with_context(|| format!("cannot read {}", path.display()))
-}
-
-/// Reads a whole file and finds its format: `given`, else the extension, else the contents.
-pub fn read_with_format(path: &Path, given: Option<&str>) -> Result<(Format, Vec<u8>)> {
-    let format = Format::given_or_extension(given, path)?;
-    let bytes = read(path)?;
-    match format.or_else(|| sniff(&bytes)) {
-        Some(format) => Ok((format, bytes)),
-        None => Err(undetected(path)),
-    }
-}
-
 /// Decodes a file of `format` into JSON.
 ///
 /// - toc, msgpack: byte strings become arrays of numbers, map keys that are not strings their
@@ -239,43 +211,6 @@ pub fn encode_to_vec(format: Format, value: &Json, options: &EncodeOptions) -> R
     Ok(out.into_inner())
 }
 
-/// Writes `path` atomically: `write` fills a temporary file in the same directory, which is
-/// synced and renamed over `path`. On error `path` is untouched and the temporary file removed.
-pub fn write_atomically(
-    path: &Path,
-    write: impl FnOnce(&mut BufWriter<&mut File>) -> Result<()>,
-) -> Result<()> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".sfmt-").suffix(".tmp");
-    // Like `File::create`: 0o666 minus the umask, not the temporary file's owner-only 0o600.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
-    }
-    let mut temp = builder
-        .tempfile_in(dir)
-        .with_context(|| format!("cannot create a file in {}", dir.display()))?;
-    {
-        let mut buffered = BufWriter::with_capacity(1 << 20, temp.as_file_mut());
-        write(&mut buffered)?;
-        buffered
-            .flush()
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    temp.as_file()
-        .sync_all()
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    temp.persist(path)
-        .map_err(|e| anyhow::Error::new(e.error))
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
-}
-
 /// Decodes one whole MessagePack value; bytes after it are an error.
 pub fn read_msgpack(bytes: &[u8]) -> Result<toc::Value> {
     let mut de = rmp_serde::Deserializer::new(std::io::Cursor::new(bytes));
@@ -331,11 +266,4 @@ pub fn toc_value_to_json(value: toc::Value) -> Json {
                 .collect(),
         ),
     }
-}
-
-/// Reads up to `n` bytes from the start of `reader`.
-pub fn read_head(reader: &mut impl Read, n: usize) -> std::io::Result<Vec<u8>> {
-    let mut head = Vec::with_capacity(n);
-    reader.take(n as u64).read_to_end(&mut head)?;
-    Ok(head)
 }

@@ -1,8 +1,7 @@
 //! `sfmt get FILE PATH`: one value of a toc file, read lazily through its table of contents.
 
 use std::cell::{Cell, RefCell};
-use std::fs::File;
-use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::io::{self, Cursor, Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
@@ -15,7 +14,8 @@ use crate::formats::{self, Format};
 /// Arguments of `sfmt get`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// A toc file.
+    /// A toc file (`-`: standard input). A regular file is read lazily; standard input, pipes
+    /// and devices are read into memory first.
     file: PathBuf,
     /// The path of the value: keys and indices separated by `/` (`items/3/name`, `-1` for the
     /// last element); `~1` stands for `/` and `~0` for `~` inside a key; empty for the root.
@@ -55,14 +55,14 @@ impl Counts {
     }
 }
 
-/// A file that counts the bytes read from it.
-struct CountingFile {
-    file: File,
+/// A file (or a file's bytes in memory) that counts the bytes read from it.
+struct CountingFile<R> {
+    file: R,
     pos: u64,
     counts: Rc<Counts>,
 }
 
-impl Read for CountingFile {
+impl<R: Read> Read for CountingFile<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.file.read(buf)?;
         let counts = &self.counts;
@@ -77,7 +77,7 @@ impl Read for CountingFile {
     }
 }
 
-impl Seek for CountingFile {
+impl<R: Seek> Seek for CountingFile<R> {
     fn seek(&mut self, pos: SeekFrom) -> io::Result<u64> {
         self.pos = self.file.seek(pos)?;
         Ok(self.pos)
@@ -86,40 +86,30 @@ impl Seek for CountingFile {
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
     let start = Instant::now();
-    let (mut file, size) = formats::open(&args.file)?;
+    let mut input = crate::io::open_input(&args.file)?;
     if let Some(format) = Format::from_extension(&args.file).filter(|f| *f != Format::Toc) {
         bail!(
             "get reads toc files; {} is a {format} file by its extension",
             args.file.display()
         );
     }
-    let head = formats::read_head(&mut file, toc::MAGIC_LEN)
-        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let head = input.head(toc::MAGIC_LEN, &args.file)?;
     if !formats::has_toc_magic(&head) {
         bail!(
             "{} is not a toc file (it does not start with the msglc magic); get reads toc files",
             args.file.display()
         );
     }
-    file.rewind()?;
     let counts = Rc::new(Counts::default());
-    let source = CountingFile {
-        file,
-        pos: 0,
-        counts: Rc::clone(&counts),
+    // A regular file is read lazily; anything else was read into memory, and is read from
+    // there the same way.
+    let (value, size) = match input {
+        crate::io::Input::File { file, len } => (lookup(file, &counts, args)?, len),
+        crate::io::Input::Bytes(bytes) => {
+            let len = bytes.len() as u64;
+            (lookup(Cursor::new(bytes), &counts, args)?, len)
+        }
     };
-    let what = || format!("cannot read {} as toc", args.file.display());
-    let reader = Reader::new(source).with_context(what)?;
-    let value: toc::Value = reader
-        .node(args.path.as_str())
-        .and_then(|node| node.decode())
-        .with_context(|| {
-            format!(
-                "cannot read path `{}` of {}",
-                args.path,
-                args.file.display()
-            )
-        })?;
     let elapsed = start.elapsed();
     let json = formats::toc_value_to_json(value);
     if args.pretty {
@@ -142,6 +132,27 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The value at `args.path` of the toc file `file` (at its start), counting the reads.
+fn lookup<R: Read + Seek>(file: R, counts: &Rc<Counts>, args: &Args) -> Result<toc::Value> {
+    let source = CountingFile {
+        file,
+        pos: 0,
+        counts: Rc::clone(counts),
+    };
+    let what = || format!("cannot read {} as toc", args.file.display());
+    let reader = Reader::new(source).with_context(what)?;
+    reader
+        .node(args.path.as_str())
+        .and_then(|node| node.decode())
+        .with_context(|| {
+            format!(
+                "cannot read path `{}` of {}",
+                args.path,
+                args.file.display()
+            )
+        })
 }
 
 /// `read N of M bytes (P%; D distinct) in R reads, T ms`: N counts every byte read, re-reads

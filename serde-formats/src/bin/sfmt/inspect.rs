@@ -16,7 +16,8 @@ use crate::get::thousands;
 /// Arguments of `sfmt inspect`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The file to inspect.
+    /// The file to inspect (`-`: standard input). A regular toc file is read lazily; anything
+    /// else is read once into memory.
     file: PathBuf,
     /// The format (default: from the extension, else from the contents).
     #[arg(long, value_name = "FMT")]
@@ -35,24 +36,25 @@ const MAX_LINES: usize = 400;
 const PREVIEW: usize = 72;
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
-    let mut format = Format::given_or_extension(args.from.as_deref(), &args.file)?;
-    if format.is_none() {
-        let (mut file, _) = formats::open(&args.file)?;
-        let head = formats::read_head(&mut file, toc::MAGIC_LEN)
-            .with_context(|| format!("cannot read {}", args.file.display()))?;
-        if formats::has_toc_magic(&head) {
-            format = Some(Format::Toc);
-        }
-    }
+    let given = Format::given_or_extension(args.from.as_deref(), &args.file)?;
+    // Opened once: a FIFO or `<(...)` cannot be read twice.
+    let mut input = crate::io::open_input(&args.file)?;
+    let head = input.head(toc::MAGIC_LEN, &args.file)?;
+    let format = given.or_else(|| formats::has_toc_magic(&head).then_some(Format::Toc));
     if format == Some(Format::Toc) {
-        // Lazily: only the header and the TOC are read.
-        return inspect_toc(args, out)
+        // A regular file lazily: only the header and the TOC are read.
+        return inspect_toc(input, &head, args, out)
             .with_context(|| format!("cannot read {} as toc", args.file.display()));
     }
-    let (format, bytes) = formats::read_with_format(&args.file, args.from.as_deref())?;
+    let bytes = input.into_bytes(&args.file)?;
+    let Some(format) = format.or_else(|| formats::sniff(&bytes)) else {
+        return Err(formats::undetected(&args.file));
+    };
     let context = || format!("cannot read {} as {format}", args.file.display());
     match format {
-        Format::Toc => inspect_toc(args, out).with_context(context),
+        Format::Toc => {
+            inspect_toc(crate::io::Input::Bytes(bytes), &head, args, out).with_context(context)
+        }
         Format::TypedColumn => inspect_typed_column(args, &bytes, out).with_context(context),
         Format::Dynd => inspect_dynd(&bytes, out).with_context(context),
         Format::Vector => inspect_vector(&bytes, out).with_context(context),
@@ -68,11 +70,35 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
     }
 }
 
-fn inspect_toc(args: &Args, out: &mut impl Write) -> Result<()> {
-    let reader = Reader::open(&args.file)?;
-    let size = std::fs::metadata(&args.file)?.len();
-    let (mut file, _) = formats::open(&args.file)?;
-    let magic = magic_text(&formats::read_head(&mut file, toc::MAGIC_LEN)?);
+/// Inspects a toc file: a regular file through a lazy reader, bytes in memory through a slice.
+fn inspect_toc(
+    input: crate::io::Input,
+    head: &[u8],
+    args: &Args,
+    out: &mut impl Write,
+) -> Result<()> {
+    match input {
+        crate::io::Input::File { file, len } => {
+            write_toc(&Reader::new(file)?, len, head, args, out)
+        }
+        crate::io::Input::Bytes(bytes) => write_toc(
+            &Reader::from_slice(&bytes)?,
+            bytes.len() as u64,
+            head,
+            args,
+            out,
+        ),
+    }
+}
+
+fn write_toc<S: Source>(
+    reader: &Reader<S>,
+    size: u64,
+    head: &[u8],
+    args: &Args,
+    out: &mut impl Write,
+) -> Result<()> {
+    let magic = magic_text(head);
     let stats = reader.toc_stats()?;
     writeln!(
         out,

@@ -2,8 +2,9 @@
 //!
 //! `convert` turns JSON into toc, dynd, typed-column or msgpack files and back; `inspect` shows
 //! the structure of a file of any format; `get` reads one path of a toc file lazily; `compare`
-//! encodes a dataset in every format and prints sizes and timings. Errors are one line on
-//! stderr and a non-zero exit status.
+//! encodes a dataset in every format and prints sizes and timings. Errors, argument errors
+//! included, are one line on stderr and exit status 1; `--help` and `--version` print to stdout
+//! and exit 0.
 
 mod compare;
 mod convert;
@@ -11,10 +12,11 @@ mod dynd_json;
 mod formats;
 mod get;
 mod inspect;
+mod io;
 mod progress;
 mod sample;
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
@@ -26,6 +28,11 @@ use clap::{Parser, Subcommand};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// The most bytes an input read into memory may have (standard input, pipes, devices, and
+    /// files other than toc files read lazily): bytes, or with K, M, G or T (powers of 1024).
+    #[arg(long, global = true, value_name = "SIZE", default_value = "4G",
+          value_parser = io::parse_size)]
+    max_input_size: u64,
 }
 
 #[derive(Debug, Subcommand)]
@@ -46,7 +53,11 @@ enum Command {
 const WORKER_STACK: usize = 256 << 20;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return argument_error(&err),
+    };
+    io::set_max_input_size(cli.max_input_size);
     // A bug must still end with one line on stderr, not a backtrace.
     std::panic::set_hook(Box::new(|info| {
         eprintln!("error: internal error: {}", one_line(&info.to_string()));
@@ -74,8 +85,8 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<()> {
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
     match cli.command {
         Command::Convert(args) => convert::run(&args, &mut out)?,
         Command::Inspect(args) => inspect::run(&args, &mut out)?,
@@ -86,11 +97,65 @@ fn run(cli: Cli) -> Result<()> {
     Ok(())
 }
 
+/// Prints `--help` or `--version` (exit 0), or an argument error as one line (exit 1).
+fn argument_error(err: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match err.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            // stdout closed early (`sfmt --help | head`) is not an error.
+            let _ = err.print();
+            ExitCode::SUCCESS
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let commands: Vec<String> = <Cli as clap::CommandFactory>::command()
+                .get_subcommands()
+                .map(|command| command.get_name().to_owned())
+                .filter(|name| name != "help")
+                .collect();
+            eprintln!(
+                "error: no command given (commands: {}; see sfmt --help)",
+                commands.join(", ")
+            );
+            ExitCode::FAILURE
+        }
+        _ => {
+            eprintln!("error: {}", clap_one_line(&err.render().to_string()));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// clap's error text as one line: the message with its continuation lines (missing
+/// arguments, tips), then the usage; the blank lines and the closing pointer to `--help` go.
+fn clap_one_line(text: &str) -> String {
+    let mut message = String::new();
+    let mut usage = None;
+    for line in text.lines().map(str::trim).filter(|line| !line.is_empty()) {
+        if let Some(rest) = line.strip_prefix("Usage:") {
+            usage = Some(rest.trim());
+        } else if line.starts_with("For more information") {
+            continue;
+        } else if let Some(tip) = line.strip_prefix("tip:") {
+            message.push_str("; ");
+            message.push_str(tip.trim());
+        } else {
+            if !message.is_empty() {
+                message.push(' ');
+            }
+            message.push_str(line.strip_prefix("error:").unwrap_or(line).trim());
+        }
+    }
+    match usage {
+        Some(usage) => format!("{message} (usage: {usage})"),
+        None => format!("{message} (see --help)"),
+    }
+}
+
 /// Whether the error is stdout closed by the reader (`sfmt get ... | head`): not a failure.
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain()
-        .filter_map(|cause| cause.downcast_ref::<io::Error>())
-        .any(|io| io.kind() == io::ErrorKind::BrokenPipe)
+        .filter_map(|cause| cause.downcast_ref::<std::io::Error>())
+        .any(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
 }
 
 /// Joins the lines of a message, so that every error is exactly one line.
