@@ -11,8 +11,11 @@ mod dynd_json;
 mod formats;
 mod get;
 mod inspect;
+mod json;
 mod progress;
 mod sample;
+mod typed_value;
+mod value;
 
 use std::io::{self, Write};
 use std::process::ExitCode;

@@ -1,0 +1,354 @@
+//! [`Value`]: the one value model every sfmt conversion goes through, and what each format can
+//! hold of it.
+//!
+//! It holds everything the richest of sfmt's formats hold, so that a conversion between two
+//! formats that can both represent a value keeps it exactly:
+//!
+//! - integers up to 128 bits (JSON numbers, DyND `int128`/`uint128`); MessagePack's are 64-bit;
+//! - float32 apart from float64 (MessagePack `ca`, DyND `float32`), NaN payloads and `-0.0`
+//!   included: floats compare by their bits;
+//! - byte strings (MessagePack `bin`, DyND `bytes`);
+//! - maps as entry lists: keys of any kind, in their order, equal keys kept (MessagePack allows
+//!   all three; a file msglc wrote from `{1: "a", "1": "b"}` has two distinct keys);
+//! - MessagePack extensions, the timestamp (type -1) included, as their type and bytes.
+//!
+//! Why an enum of our own rather than `rmpv::Value` or `toc::Value`: both stop at 64-bit
+//! integers, and `rmpv` strings may hold invalid UTF-8, which none of the other formats can
+//! write. [`Value`] is `toc::Value` plus 128-bit integers; the conversions below are the only
+//! place the two meet.
+//!
+//! Where a target format has no form for a value, [`unrepresentable`] names the first such value
+//! and its [`Path`], and the conversion stops with that one line instead of writing something
+//! that reads back differently.
+
+use std::fmt::{self, Write as _};
+
+use anyhow::{anyhow, Result};
+use serde_formats::toc;
+
+use crate::formats::Format;
+
+/// Any value sfmt converts.
+#[derive(Debug, Clone)]
+pub enum Value {
+    /// `null` / `nil` / `void` / a missing optional.
+    Null,
+    /// `true` / `false`.
+    Bool(bool),
+    /// A non-negative integer.
+    UInt(u128),
+    /// A negative integer.
+    Int(i128),
+    /// A float32.
+    F32(f32),
+    /// A float64.
+    F64(f64),
+    /// A UTF-8 string.
+    Str(String),
+    /// A byte string.
+    Bin(Vec<u8>),
+    /// An array.
+    Array(Vec<Value>),
+    /// A map: entries in order, keys of any kind, equal keys kept.
+    Map(Vec<(Value, Value)>),
+    /// A MessagePack extension: its type and data.
+    Ext(i8, Vec<u8>),
+}
+
+impl PartialEq for Value {
+    /// Exact equality: floats by their bits, float32 never equal to float64, maps in order.
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Value::Null, Value::Null) => true,
+            (Value::Bool(a), Value::Bool(b)) => a == b,
+            (Value::UInt(a), Value::UInt(b)) => a == b,
+            (Value::Int(a), Value::Int(b)) => a == b,
+            (Value::F32(a), Value::F32(b)) => a.to_bits() == b.to_bits(),
+            (Value::F64(a), Value::F64(b)) => a.to_bits() == b.to_bits(),
+            (Value::Str(a), Value::Str(b)) => a == b,
+            (Value::Bin(a), Value::Bin(b)) => a == b,
+            (Value::Array(a), Value::Array(b)) => a == b,
+            (Value::Map(a), Value::Map(b)) => a == b,
+            (Value::Ext(ta, a), Value::Ext(tb, b)) => ta == tb && a == b,
+            _ => false,
+        }
+    }
+}
+
+impl Value {
+    /// An integer, non-negative ones as [`Value::UInt`].
+    pub fn int(v: i128) -> Value {
+        match u128::try_from(v) {
+            Ok(v) => Value::UInt(v),
+            Err(_) => Value::Int(v),
+        }
+    }
+
+    /// A short description for messages: `null`, `map of 2 entries`, `float32 0.1`.
+    pub fn describe(&self) -> String {
+        match self {
+            Value::Null => "null".to_owned(),
+            Value::Bool(v) => format!("boolean {v}"),
+            Value::UInt(v) => format!("integer {v}"),
+            Value::Int(v) => format!("integer {v}"),
+            Value::F32(v) => format!("float32 {v:?}"),
+            Value::F64(v) => format!("float64 {v:?}"),
+            Value::Str(v) if v.chars().count() > 24 => {
+                format!("string {:?}...", v.chars().take(24).collect::<String>())
+            }
+            Value::Str(v) => format!("string {v:?}"),
+            Value::Bin(v) => format!("bin of {} bytes", v.len()),
+            Value::Array(v) => format!("array of {} elements", v.len()),
+            Value::Map(v) => format!("map of {} entries", v.len()),
+            Value::Ext(tag, v) => format!("ext of type {tag} ({} bytes)", v.len()),
+        }
+    }
+}
+
+/// Where a value lies: JSON-Pointer-like, `/a/3`; `/` is the root. String keys are written as
+/// they are (with `~` and `/` escaped as `~0` and `~1`), other keys in parentheses: `/(1)`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Path(Vec<String>);
+
+impl Path {
+    /// The path of a map entry's value.
+    pub fn key(&self, key: &Value) -> Path {
+        let segment = match key {
+            Value::Str(text) => text.replace('~', "~0").replace('/', "~1"),
+            other => format!("({})", other.describe()),
+        };
+        self.child(segment)
+    }
+
+    /// The path of an array element.
+    pub fn index(&self, index: usize) -> Path {
+        self.child(index.to_string())
+    }
+
+    fn child(&self, segment: String) -> Path {
+        let mut segments = self.0.clone();
+        segments.push(segment);
+        Path(segments)
+    }
+}
+
+impl fmt::Display for Path {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            return f.write_char('/');
+        }
+        for segment in &self.0 {
+            write!(f, "/{segment}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The first value (depth first, in order) that `format` has no exact form for, with its path
+/// and why; `None` when the whole value can be written and reads back equal.
+///
+/// - JSON and dynd: see [`crate::json`] and [`crate::dynd_json`]; dynd has no extension, map
+///   keys that are not strings, or equal keys;
+/// - msgpack and toc: integers must fit 64 bits (`-2^63 ..= 2^64 - 1`);
+/// - typed-column has Boolean, Fraction (`i64` integers), Float (float64), String and Column
+///   only: no null, map, bin, float32, extension, or integer outside `i64`.
+pub fn unrepresentable(value: &Value, format: Format) -> Option<(Path, &Value, &'static str)> {
+    let mut found = None;
+    walk(value, &Path::default(), &mut |path, value| {
+        found = refusal(value, format).map(|why| (path.clone(), value, why));
+        found.is_none()
+    });
+    found
+}
+
+/// Why `format` cannot hold `value` itself (its children are visited on their own).
+fn refusal(value: &Value, format: Format) -> Option<&'static str> {
+    const NO_FORM: &str = "has no form";
+    match (format, value) {
+        (Format::Json | Format::Vector, _) => None,
+        (Format::Msgpack | Format::Toc, Value::UInt(v)) if *v > u128::from(u64::MAX) => {
+            Some(NO_FORM)
+        }
+        (Format::Msgpack | Format::Toc, Value::Int(v)) if *v < i128::from(i64::MIN) => {
+            Some(NO_FORM)
+        }
+        (
+            Format::TypedColumn,
+            Value::Null | Value::Map(_) | Value::Bin(_) | Value::F32(_) | Value::Ext(..),
+        ) => Some(NO_FORM),
+        (Format::TypedColumn, Value::UInt(v)) if *v > i64::MAX as u128 => Some(NO_FORM),
+        (Format::TypedColumn, Value::Int(v)) if *v < i128::from(i64::MIN) => Some(NO_FORM),
+        (Format::Dynd, Value::Ext(..)) => Some(NO_FORM),
+        (Format::Dynd, Value::Map(entries)) => {
+            let mut names = std::collections::HashSet::with_capacity(entries.len());
+            for (key, _) in entries {
+                match key {
+                    Value::Str(name) if names.insert(name.as_str()) => {}
+                    Value::Str(_) => {
+                        return Some("has two equal keys: dynd struct fields are distinct")
+                    }
+                    _ => {
+                        return Some("has a key that is not a string: dynd struct fields are names")
+                    }
+                }
+            }
+            None
+        }
+        _ => None,
+    }
+}
+
+/// Visits every value depth first, each map key before its value; `visit` returns false to
+/// stop the walk.
+fn walk<'a>(value: &'a Value, path: &Path, visit: &mut dyn FnMut(&Path, &'a Value) -> bool) -> bool {
+    if !visit(path, value) {
+        return false;
+    }
+    match value {
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .all(|(i, item)| walk(item, &path.index(i), visit)),
+        Value::Map(entries) => entries.iter().all(|(k, v)| {
+            let at = path.key(k);
+            walk(k, &at, visit) && walk(v, &at, visit)
+        }),
+        _ => true,
+    }
+}
+
+/// The error for a value `format` cannot write: `null at /a/3 has no typed-column form`.
+pub fn refuse(path: &Path, value: &Value, why: &str, format: Format) -> anyhow::Error {
+    if why == "has no form" {
+        anyhow!("{} at {path} has no {format} form", value.describe())
+    } else {
+        anyhow!("{} at {path} {why}", value.describe())
+    }
+}
+
+/// Checks that `format` can hold all of `value`.
+pub fn check(value: &Value, format: Format) -> Result<()> {
+    match unrepresentable(value, format) {
+        Some((path, value, why)) => Err(refuse(&path, value, why, format)),
+        None => Ok(()),
+    }
+}
+
+/// Where and how `got` differs from `expected`, for `compare`: `at /a: float32 0.1 came back
+/// as float64 0.10000000149011612`.
+pub fn first_difference(expected: &Value, got: &Value) -> Option<String> {
+    difference(expected, got, &Path::default())
+}
+
+fn difference(expected: &Value, got: &Value, path: &Path) -> Option<String> {
+    match (expected, got) {
+        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => a
+            .iter()
+            .zip(b)
+            .enumerate()
+            .find_map(|(i, (a, b))| difference(a, b, &path.index(i))),
+        (Value::Map(a), Value::Map(b)) if a.len() == b.len() => {
+            a.iter().zip(b).find_map(|((ka, va), (kb, vb))| {
+                if ka != kb {
+                    Some(format!(
+                        "at {}: key {} came back as {}",
+                        path.key(ka),
+                        ka.describe(),
+                        kb.describe()
+                    ))
+                } else {
+                    difference(va, vb, &path.key(ka))
+                }
+            })
+        }
+        _ if expected == got => None,
+        _ => Some(format!(
+            "at {path}: {} came back as {}",
+            expected.describe(),
+            got.describe()
+        )),
+    }
+}
+
+/// The value of a MessagePack value.
+pub fn from_toc(value: toc::Value) -> Result<Value> {
+    Ok(match value {
+        toc::Value::Nil => Value::Null,
+        toc::Value::Bool(v) => Value::Bool(v),
+        toc::Value::UInt(v) => Value::UInt(u128::from(v)),
+        toc::Value::Int(v) => Value::int(i128::from(v)),
+        toc::Value::F32(v) => Value::F32(v),
+        toc::Value::F64(v) => Value::F64(v),
+        toc::Value::Str(v) => Value::Str(v),
+        toc::Value::Bin(v) => Value::Bin(v),
+        toc::Value::Ext(tag, data) => Value::Ext(tag, data),
+        toc::Value::Array(items) => {
+            Value::Array(items.into_iter().map(from_toc).collect::<Result<_>>()?)
+        }
+        toc::Value::Map(entries) => Value::Map(
+            entries
+                .into_iter()
+                .map(|(k, v)| Ok((from_toc(k)?, from_toc(v)?)))
+                .collect::<Result<_>>()?,
+        ),
+        other => return Err(anyhow!("a MessagePack value sfmt does not know: {other:?}")),
+    })
+}
+
+/// MessagePack through serde, with toc's and rmp-serde's conventions for float32 and
+/// extensions (`toc::F32_STRUCT_NAME`, `toc::EXT_STRUCT_NAME`). Integers past 64 bits are
+/// serde `u128`/`i128`, which the MessagePack writers refuse: [`check`] first.
+impl serde::Serialize for Value {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq, SerializeTuple};
+        /// The `(type, data)` of an extension, data as serde bytes.
+        struct Ext<'a>(i8, &'a [u8]);
+        impl serde::Serialize for Ext<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let mut tuple = s.serialize_tuple(2)?;
+                tuple.serialize_element(&self.0)?;
+                tuple.serialize_element(&Bytes(self.1))?;
+                tuple.end()
+            }
+        }
+        struct Bytes<'a>(&'a [u8]);
+        impl serde::Serialize for Bytes<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_bytes(self.0)
+            }
+        }
+        match self {
+            Value::Null => s.serialize_unit(),
+            Value::Bool(v) => s.serialize_bool(*v),
+            Value::UInt(v) => match u64::try_from(*v) {
+                Ok(v) => s.serialize_u64(v),
+                Err(_) => s.serialize_u128(*v),
+            },
+            Value::Int(v) => match i64::try_from(*v) {
+                Ok(v) => s.serialize_i64(v),
+                Err(_) => s.serialize_i128(*v),
+            },
+            Value::F32(v) => s.serialize_newtype_struct(toc::F32_STRUCT_NAME, v),
+            Value::F64(v) => s.serialize_f64(*v),
+            Value::Str(v) => s.serialize_str(v),
+            Value::Bin(v) => s.serialize_bytes(v),
+            Value::Ext(tag, data) => {
+                s.serialize_newtype_struct(toc::EXT_STRUCT_NAME, &Ext(*tag, data))
+            }
+            Value::Array(items) => {
+                let mut seq = s.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(item)?;
+                }
+                seq.end()
+            }
+            Value::Map(entries) => {
+                let mut map = s.serialize_map(Some(entries.len()))?;
+                for (k, v) in entries {
+                    map.serialize_entry(k, v)?;
+                }
+                map.end()
+            }
+        }
+    }
+}
