@@ -198,9 +198,7 @@ fn convert(value: &Value, ty: &Type) -> Result<Dynd> {
         (Type::Bool, Value::Bool(v)) => Dynd::Bool(*v),
         (Type::Int64, Value::UInt(v)) => Dynd::Int64(i64::try_from(*v).map_err(|_| mismatch())?),
         (Type::Int64, Value::Int(v)) => Dynd::Int64(i64::try_from(*v).map_err(|_| mismatch())?),
-        (Type::UInt64, Value::UInt(v)) => {
-            Dynd::UInt64(u64::try_from(*v).map_err(|_| mismatch())?)
-        }
+        (Type::UInt64, Value::UInt(v)) => Dynd::UInt64(u64::try_from(*v).map_err(|_| mismatch())?),
         (Type::Int128, Value::Int(v)) => Dynd::Int128(*v),
         (Type::UInt128, Value::UInt(v)) => Dynd::UInt128(*v),
         (Type::Float32, Value::F32(v)) => Dynd::Float32(*v),
@@ -280,8 +278,14 @@ mod tests {
         assert_eq!(round_trip("null"), "void");
         assert_eq!(round_trip("[null, null]"), "var * void");
         assert_eq!(round_trip("18446744073709551615"), "uint64");
-        assert_eq!(round_trip("340282366920938463463374607431768211455"), "uint128");
-        assert_eq!(round_trip("-170141183460469231731687303715884105728"), "int128");
+        assert_eq!(
+            round_trip("340282366920938463463374607431768211455"),
+            "uint128"
+        );
+        assert_eq!(
+            round_trip("-170141183460469231731687303715884105728"),
+            "int128"
+        );
         assert_eq!(
             round_trip(r#"{"a b": [true], "": 1.0}"#),
             "{'a b': var * bool, '': float64}"

@@ -148,7 +148,9 @@ pub fn read(bytes: &[u8]) -> Result<Value> {
             }
             Some(Frame::Array(items)) => items.push(value),
             Some(Frame::Object { entries, key, .. }) => {
-                let key = key.take().context("internal error: JSON value without key")?;
+                let key = key
+                    .take()
+                    .context("internal error: JSON value without key")?;
                 entries.push((key, value));
             }
         }
@@ -231,8 +233,12 @@ fn tagged(tag: &str, payload: Value, f32_payload: Option<f32>) -> Result<Value> 
         (F64, Value::Str(text)) => Value::F64(special(&text)?.f64()?),
         (F64, Value::F64(v)) => Value::F64(v),
         (EXT, Value::Array(parts)) => match <[Value; 2]>::try_from(parts) {
-            Ok([Value::UInt(t), Value::Str(data)]) if t <= 127 => Value::Ext(t as i8, base64(&data)?),
-            Ok([Value::Int(t), Value::Str(data)]) if t >= -128 => Value::Ext(t as i8, base64(&data)?),
+            Ok([Value::UInt(t), Value::Str(data)]) if t <= 127 => {
+                Value::Ext(t as i8, base64(&data)?)
+            }
+            Ok([Value::Int(t), Value::Str(data)]) if t >= -128 => {
+                Value::Ext(t as i8, base64(&data)?)
+            }
             _ => bail!("expected [type from -128 to 127, \"<base64>\"]"),
         },
         (MAP, Value::Array(pairs)) => Value::Map(
@@ -274,7 +280,9 @@ fn special(text: &str) -> Result<Special> {
                 u64::from_str_radix(hex, 16).map_err(|_| anyhow!("invalid bits {text:?}"))?,
                 hex.len(),
             ),
-            _ => bail!("expected \"NaN\", \"Infinity\", \"-Infinity\" or \"0x<bits>\", not {text:?}"),
+            _ => {
+                bail!("expected \"NaN\", \"Infinity\", \"-Infinity\" or \"0x<bits>\", not {text:?}")
+            }
         },
     })
 }
@@ -329,7 +337,11 @@ pub fn to_serde_json(value: &Value) -> Result<serde_json::Value> {
 struct Json<'a>(&'a Value);
 
 /// A one-entry object `{tag: payload}`.
-fn tag<S: Serializer, T: ?Sized + Serialize>(s: S, tag: &str, payload: &T) -> Result<S::Ok, S::Error> {
+fn tag<S: Serializer, T: ?Sized + Serialize>(
+    s: S,
+    tag: &str,
+    payload: &T,
+) -> Result<S::Ok, S::Error> {
     let mut map = s.serialize_map(Some(1))?;
     map.serialize_entry(tag, payload)?;
     map.end()

@@ -98,7 +98,9 @@ impl Value {
             }
             Value::Str(v) => format!("string {v:?}"),
             Value::Bin(v) => format!("bin of {} bytes", v.len()),
+            Value::Array(v) if v.len() == 1 => "array of 1 element".to_owned(),
             Value::Array(v) => format!("array of {} elements", v.len()),
+            Value::Map(v) if v.len() == 1 => "map of 1 entry".to_owned(),
             Value::Map(v) => format!("map of {} entries", v.len()),
             Value::Ext(tag, v) => format!("ext of type {tag} ({} bytes)", v.len()),
         }
@@ -133,12 +135,20 @@ impl Path {
 }
 
 impl fmt::Display for Path {
+    /// Deep paths keep their first and last eight segments, so a message stays one short line.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const ENDS: usize = 8;
         if self.0.is_empty() {
             return f.write_char('/');
         }
-        for segment in &self.0 {
-            write!(f, "/{segment}")?;
+        let elided = self.0.len().saturating_sub(2 * ENDS);
+        for (i, segment) in self.0.iter().enumerate() {
+            if elided > 0 && i == ENDS {
+                write!(f, "/...{elided} more...")?;
+            }
+            if elided == 0 || i < ENDS || i >= ENDS + elided {
+                write!(f, "/{segment}")?;
+            }
         }
         Ok(())
     }
@@ -154,8 +164,8 @@ impl fmt::Display for Path {
 ///   only: no null, map, bin, float32, extension, or integer outside `i64`.
 pub fn unrepresentable(value: &Value, format: Format) -> Option<(Path, &Value, &'static str)> {
     let mut found = None;
-    walk(value, &Path::default(), &mut |path, value| {
-        found = refusal(value, format).map(|why| (path.clone(), value, why));
+    walk(value, &mut Vec::new(), &mut |steps, value| {
+        found = refusal(value, format).map(|why| (path_of(steps), value, why));
         found.is_none()
     });
     found
@@ -198,23 +208,45 @@ fn refusal(value: &Value, format: Format) -> Option<&'static str> {
     }
 }
 
+/// A step of the walk's path, turned into a [`Path`] only for the value reported.
+enum Step<'a> {
+    Index(usize),
+    Key(&'a Value),
+}
+
 /// Visits every value depth first, each map key before its value; `visit` returns false to
 /// stop the walk.
-fn walk<'a>(value: &'a Value, path: &Path, visit: &mut dyn FnMut(&Path, &'a Value) -> bool) -> bool {
-    if !visit(path, value) {
+fn walk<'a>(
+    value: &'a Value,
+    steps: &mut Vec<Step<'a>>,
+    visit: &mut dyn FnMut(&[Step<'a>], &'a Value) -> bool,
+) -> bool {
+    if !visit(steps, value) {
         return false;
     }
+    let mut go = |step, value: &'a Value, key: Option<&'a Value>, steps: &mut Vec<Step<'a>>| {
+        steps.push(step);
+        let ok = key.is_none_or(|k| walk(k, steps, visit)) && walk(value, steps, visit);
+        steps.pop();
+        ok
+    };
     match value {
         Value::Array(items) => items
             .iter()
             .enumerate()
-            .all(|(i, item)| walk(item, &path.index(i), visit)),
-        Value::Map(entries) => entries.iter().all(|(k, v)| {
-            let at = path.key(k);
-            walk(k, &at, visit) && walk(v, &at, visit)
-        }),
+            .all(|(i, item)| go(Step::Index(i), item, None, steps)),
+        Value::Map(entries) => entries
+            .iter()
+            .all(|(k, v)| go(Step::Key(k), v, Some(k), steps)),
         _ => true,
     }
+}
+
+fn path_of(steps: &[Step<'_>]) -> Path {
+    steps.iter().fold(Path::default(), |path, step| match step {
+        Step::Index(i) => path.index(*i),
+        Step::Key(k) => path.key(k),
+    })
 }
 
 /// The error for a value `format` cannot write: `null at /a/3 has no typed-column form`.
