@@ -435,3 +435,145 @@ impl Serialize for Pairs<'_> {
         seq.end()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(value: &Value) -> String {
+        let mut out = Vec::new();
+        write(&mut out, value, false).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    fn read_str(json: &str) -> Result<Value> {
+        read(json.as_bytes())
+    }
+
+    fn s(text: &str) -> Value {
+        Value::Str(text.to_owned())
+    }
+
+    #[test]
+    fn every_kind_of_value_is_written_as_documented_and_read_back() {
+        let cases: Vec<(Value, &str)> = vec![
+            (Value::Null, "null"),
+            (
+                Value::UInt(u128::MAX),
+                "340282366920938463463374607431768211455",
+            ),
+            (
+                Value::Int(i128::MIN),
+                "-170141183460469231731687303715884105728",
+            ),
+            (Value::F64(1.0), "1.0"),
+            (Value::F64(-0.0), "-0.0"),
+            (Value::F64(f64::NAN), r#"{"$f64":"NaN"}"#),
+            (Value::F64(f64::NEG_INFINITY), r#"{"$f64":"-Infinity"}"#),
+            (
+                Value::F64(f64::from_bits(0x7ff0_0000_0000_0001)),
+                r#"{"$f64":"0x7ff0000000000001"}"#,
+            ),
+            (Value::F32(0.1), r#"{"$f32":0.1}"#),
+            (Value::F32(f32::INFINITY), r#"{"$f32":"Infinity"}"#),
+            (
+                Value::F32(f32::from_bits(0xffc0_0000)),
+                r#"{"$f32":"0xffc00000"}"#,
+            ),
+            (Value::Bin(vec![0, 1, 2, 255]), r#"{"$bin":"AAEC/w=="}"#),
+            (Value::Bin(vec![]), r#"{"$bin":""}"#),
+            (
+                Value::Ext(-1, vec![0, 0, 0, 1]),
+                r#"{"$ext":[-1,"AAAAAQ=="]}"#,
+            ),
+            (
+                Value::Map(vec![(Value::UInt(1), s("a")), (s("1"), s("b"))]),
+                r#"{"$map":[[1,"a"],["1","b"]]}"#,
+            ),
+            (
+                Value::Map(vec![(s("a"), Value::UInt(1)), (s("a"), Value::UInt(2))]),
+                r#"{"$map":[["a",1],["a",2]]}"#,
+            ),
+            // The escape: a plain map that would read back as a tag.
+            (
+                Value::Map(vec![(s("$bin"), s("AA=="))]),
+                r#"{"$map":[["$bin","AA=="]]}"#,
+            ),
+            (
+                Value::Map(vec![(s("z"), Value::UInt(1)), (s("a"), Value::Map(vec![]))]),
+                r#"{"z":1,"a":{}}"#,
+            ),
+            (Value::Map(vec![(s("$ref"), s("x"))]), r#"{"$ref":"x"}"#),
+            (
+                Value::Map(vec![(s("$bin"), s("AA==")), (s("x"), Value::Null)]),
+                r#"{"$bin":"AA==","x":null}"#,
+            ),
+        ];
+        for (value, json) in cases {
+            assert_eq!(text(&value), json, "{value:?}");
+            assert_eq!(read_str(json).unwrap(), value, "{json}");
+        }
+    }
+
+    #[test]
+    fn numbers_keep_integers_apart_from_floats_and_read_float32_from_their_text() {
+        assert_eq!(read_str("-0").unwrap(), Value::F64(-0.0));
+        assert_eq!(read_str("0").unwrap(), Value::UInt(0));
+        assert_eq!(read_str("1e2").unwrap(), Value::F64(100.0));
+        assert_eq!(read_str("-5").unwrap(), Value::Int(-5));
+        assert_eq!(read_str(r#"{"$f32": 1}"#).unwrap(), Value::F32(1.0));
+        // 16777217 is between two float32s: read straight from the text, it rounds once.
+        assert_eq!(
+            read_str(r#"{"$f32": 16777217.0}"#).unwrap(),
+            Value::F32(16777216.0)
+        );
+        for f in [f32::MIN_POSITIVE, f32::MAX, 1.0e-45, 0.3, 123456.79] {
+            assert_eq!(read_str(&text(&Value::F32(f))).unwrap(), Value::F32(f));
+        }
+        for f in [f64::MIN_POSITIVE, f64::MAX, 5e-324, 0.1, 1e300, 1e-7] {
+            assert_eq!(read_str(&text(&Value::F64(f))).unwrap(), Value::F64(f));
+        }
+    }
+
+    #[test]
+    fn what_has_no_value_is_refused_with_its_path() {
+        let cases = [
+            (
+                "[1, 340282366920938463463374607431768211456]",
+                "integer 340282366920938463463374607431768211456 does not fit 128 bits",
+            ),
+            (r#"{"a": [1e400]}"#, "at /a/0"),
+            (
+                r#"{"a": 1, "b": 2, "a": 3}"#,
+                "duplicate key \"a\" in the object at /",
+            ),
+            (
+                r#"[{"$bin": "not base64!"}]"#,
+                "invalid tagged value `$bin` at /0",
+            ),
+            (r#"{"$bin": 5}"#, "unexpected payload integer 5"),
+            (r#"{"$f32": 1e39}"#, "too large for a float32"),
+            (r#"{"$f64": "nan"}"#, "expected \"NaN\""),
+            (r#"{"$f64": "0x7ff8"}"#, "16 hex digits"),
+            (r#"{"$ext": [128, ""]}"#, "type from -128 to 127"),
+            (r#"{"$map": [[1]]}"#, "not a [key, value] pair"),
+            ("[1, 2", "invalid JSON at line 1"),
+            ("[1] [2]", "invalid JSON"),
+            ("", "JSON"),
+        ];
+        for (json, message) in cases {
+            let err = format!("{:#}", read_str(json).unwrap_err());
+            assert!(err.contains(message), "{json}: {err}");
+        }
+    }
+
+    #[test]
+    fn key_order_and_unicode_survive() {
+        let json = r#"{"é":"☃","😀":[],"a":{"y":null,"x":true},"":"\u0000"}"#;
+        let value = read_str(json).unwrap();
+        assert_eq!(
+            text(&value),
+            r#"{"é":"☃","😀":[],"a":{"y":null,"x":true},"":"\u0000"}"#
+        );
+    }
+}

@@ -86,3 +86,44 @@ impl Serialize for Typed<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_formats::typed_column;
+
+    fn fraction_file(num: i64, den: i64) -> Vec<u8> {
+        typed_column::to_bytes(&vec![Fraction { num, den }]).unwrap()
+    }
+
+    #[test]
+    fn fractions_read_exactly_or_not_at_all() {
+        let one = |num, den| read(&fraction_file(num, den));
+        assert_eq!(one(6, 3).unwrap(), Value::Array(vec![Value::UInt(2)]));
+        assert_eq!(one(-1, 4).unwrap(), Value::Array(vec![Value::F64(-0.25)]));
+        assert_eq!(
+            one(1, 0).unwrap(),
+            Value::Array(vec![Value::F64(f64::INFINITY)])
+        );
+        let err = format!("{:#}", one(1, 3).unwrap_err());
+        assert_eq!(
+            err,
+            "the typed-column fraction 1/3 at /0 has no exact integer or float64 value"
+        );
+        assert!(one((1 << 53) + 1, 2).is_err());
+    }
+
+    #[test]
+    fn what_typed_column_holds_round_trips() {
+        let value = Value::Array(vec![
+            Value::Bool(true),
+            Value::Int(i128::from(i64::MIN)),
+            Value::UInt(i64::MAX as u128),
+            Value::F64(f64::NAN),
+            Value::Str("é".into()),
+            Value::Array(vec![]),
+        ]);
+        let bytes = typed_column::to_bytes(&Typed(&value)).unwrap();
+        assert_eq!(read(&bytes).unwrap(), value);
+    }
+}

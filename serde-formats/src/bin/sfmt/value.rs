@@ -384,3 +384,94 @@ impl serde::Serialize for Value {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(text: &str) -> Value {
+        Value::Str(text.to_owned())
+    }
+
+    #[test]
+    fn the_first_value_a_format_cannot_hold_is_named_with_its_path() {
+        let value = Value::Map(vec![
+            (s("a/b"), Value::Array(vec![Value::UInt(1), Value::Null])),
+            (
+                Value::UInt(7),
+                Value::Map(vec![(Value::UInt(u128::from(u64::MAX) + 1), Value::Null)]),
+            ),
+            (s("e"), Value::Ext(-1, vec![0; 4])),
+        ]);
+        let line = |format| format!("{:#}", check(&value, format).unwrap_err());
+        assert_eq!(
+            line(Format::TypedColumn),
+            "map of 3 entries at / has no typed-column form"
+        );
+        assert_eq!(
+            line(Format::Msgpack),
+            "integer 18446744073709551616 at /(integer 7)/(integer 18446744073709551616) has no \
+             msgpack form"
+        );
+        assert_eq!(
+            line(Format::Dynd),
+            "map of 3 entries at / has a key that is not a string: dynd struct fields are names"
+        );
+        assert!(check(&value, Format::Json).is_ok());
+        let list = Value::Array(vec![Value::Array(vec![Value::UInt(1), Value::Null])]);
+        assert_eq!(
+            format!("{:#}", check(&list, Format::TypedColumn).unwrap_err()),
+            "null at /0/1 has no typed-column form"
+        );
+        let escaped = Value::Map(vec![(s("a/b~"), Value::F32(1.0))]);
+        assert_eq!(
+            format!("{:#}", check(&escaped, Format::TypedColumn).unwrap_err()),
+            "map of 1 entry at / has no typed-column form"
+        );
+        assert_eq!(Path::default().key(&s("a/b~")).to_string(), "/a~1b~0");
+    }
+
+    #[test]
+    fn differences_say_where_and_what() {
+        let a = Value::Map(vec![(s("x"), Value::Array(vec![Value::F32(0.1)]))]);
+        let b = Value::Map(vec![(
+            s("x"),
+            Value::Array(vec![Value::F64(f64::from(0.1f32))]),
+        )]);
+        assert_eq!(
+            first_difference(&a, &b).unwrap(),
+            "at /x/0: float32 0.1 came back as float64 0.10000000149011612"
+        );
+        let c = Value::Map(vec![(Value::UInt(1), Value::Null)]);
+        let d = Value::Map(vec![(s("1"), Value::Null)]);
+        assert_eq!(
+            first_difference(&c, &d).unwrap(),
+            "at /(integer 1): key integer 1 came back as string \"1\""
+        );
+        assert_eq!(first_difference(&a, &a.clone()), None);
+        let nan = Value::F64(f64::NAN);
+        assert_eq!(first_difference(&nan, &nan.clone()), None);
+        assert!(first_difference(&Value::F64(0.0), &Value::F64(-0.0)).is_some());
+        assert!(
+            first_difference(&Value::Bin(vec![1]), &Value::Array(vec![Value::UInt(1)])).is_some()
+        );
+    }
+
+    #[test]
+    fn messagepack_values_convert_both_ways() {
+        let toc_value = toc::Value::Map(vec![
+            (toc::Value::Int(-3), toc::Value::F32(0.5)),
+            (toc::Value::Bin(vec![1]), toc::Value::Ext(-1, vec![0; 8])),
+        ]);
+        let value = from_toc(toc_value.clone()).unwrap();
+        assert_eq!(
+            value,
+            Value::Map(vec![
+                (Value::Int(-3), Value::F32(0.5)),
+                (Value::Bin(vec![1]), Value::Ext(-1, vec![0; 8])),
+            ])
+        );
+        let bytes = toc::to_bytes(&value).unwrap();
+        assert_eq!(toc::from_bytes::<toc::Value>(&bytes).unwrap(), toc_value);
+    }
+}
