@@ -89,15 +89,12 @@ fn measure(
     runs: usize,
     bar: &ProgressBar,
 ) -> Result<Row> {
-    if let Some((path, at, why)) = value::unrepresentable(value, format) {
+    if let Err(refusal) = value::check(value, format) {
         bar.inc(2 * runs as u64);
         return Ok(Row {
             format,
             measured: None,
-            round_trip: format!(
-                "cannot hold it: {:#}",
-                value::refuse(&path, at, why, format)
-            ),
+            round_trip: format!("cannot hold it: {refusal:#}"),
         });
     }
     let mut encode_times = Vec::with_capacity(runs);

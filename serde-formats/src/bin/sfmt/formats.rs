@@ -2,7 +2,7 @@
 //!
 //! Every conversion goes through [`Value`], which holds everything every format holds. A value
 //! the target format has no exact form for is refused before anything is written (see
-//! [`crate::value::unrepresentable`]); the mapping of each format is documented on [`encode`]
+//! [`crate::value::check`]); the mapping of each format is documented on [`encode`]
 //! and [`decode`].
 
 use std::fmt;

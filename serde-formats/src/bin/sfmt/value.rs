@@ -17,9 +17,9 @@
 //! write. [`Value`] is `toc::Value` plus 128-bit integers; the conversions below are the only
 //! place the two meet.
 //!
-//! Where a target format has no form for a value, [`unrepresentable`] names the first such value
-//! and its [`Path`], and the conversion stops with that one line instead of writing something
-//! that reads back differently.
+//! Where a target format has no form for a value, [`check`] names the first such value and its
+//! [`Path`], and the conversion stops with that one line instead of writing something that reads
+//! back differently.
 
 use std::fmt::{self, Write as _};
 
@@ -154,55 +154,46 @@ impl fmt::Display for Path {
     }
 }
 
-/// The first value (depth first, in order) that `format` has no exact form for, with its path
-/// and why; `None` when the whole value can be written and reads back equal.
+/// Checks that `format` can hold all of `value`: the error names the first value (depth first,
+/// in order) it has no exact form for, where it is and why: `null at /a/3 has no typed-column
+/// form`.
 ///
-/// - JSON and dynd: see [`crate::json`] and [`crate::dynd_json`]; dynd has no extension, map
-///   keys that are not strings, or equal keys;
+/// - JSON holds everything (see [`crate::json`]);
 /// - msgpack and toc: integers must fit 64 bits (`-2^63 ..= 2^64 - 1`);
+/// - dynd has no extension, and map keys must be distinct strings (struct field names);
 /// - typed-column has Boolean, Fraction (`i64` integers), Float (float64), String and Column
 ///   only: no null, map, bin, float32, extension, or integer outside `i64`.
-pub fn unrepresentable(value: &Value, format: Format) -> Option<(Path, &Value, &'static str)> {
+pub fn check(value: &Value, format: Format) -> Result<()> {
     let mut found = None;
     walk(value, &mut Vec::new(), &mut |steps, value| {
-        found = refusal(value, format).map(|why| (path_of(steps), value, why));
+        found = refusal(value, format)
+            .map(|why| anyhow!("{} at {} {why}", value.describe(), path_of(steps)));
         found.is_none()
     });
-    found
+    found.map_or(Ok(()), Err)
 }
 
 /// Why `format` cannot hold `value` itself (its children are visited on their own).
-fn refusal(value: &Value, format: Format) -> Option<&'static str> {
-    const NO_FORM: &str = "has no form";
+fn refusal(value: &Value, format: Format) -> Option<String> {
+    let no_form = || Some(format!("has no {format} form"));
     match (format, value) {
         (Format::Json | Format::Vector, _) => None,
-        (Format::Msgpack | Format::Toc, Value::UInt(v)) if *v > u128::from(u64::MAX) => {
-            Some(NO_FORM)
-        }
-        (Format::Msgpack | Format::Toc, Value::Int(v)) if *v < i128::from(i64::MIN) => {
-            Some(NO_FORM)
-        }
+        (Format::Msgpack | Format::Toc, Value::UInt(v)) if *v > u128::from(u64::MAX) => no_form(),
+        (Format::Msgpack | Format::Toc, Value::Int(v)) if *v < i128::from(i64::MIN) => no_form(),
         (
             Format::TypedColumn,
             Value::Null | Value::Map(_) | Value::Bin(_) | Value::F32(_) | Value::Ext(..),
-        ) => Some(NO_FORM),
-        (Format::TypedColumn, Value::UInt(v)) if *v > i64::MAX as u128 => Some(NO_FORM),
-        (Format::TypedColumn, Value::Int(v)) if *v < i128::from(i64::MIN) => Some(NO_FORM),
-        (Format::Dynd, Value::Ext(..)) => Some(NO_FORM),
+        ) => no_form(),
+        (Format::TypedColumn, Value::UInt(v)) if *v > i64::MAX as u128 => no_form(),
+        (Format::TypedColumn, Value::Int(v)) if *v < i128::from(i64::MIN) => no_form(),
+        (Format::Dynd, Value::Ext(..)) => no_form(),
         (Format::Dynd, Value::Map(entries)) => {
             let mut names = std::collections::HashSet::with_capacity(entries.len());
-            for (key, _) in entries {
-                match key {
-                    Value::Str(name) if names.insert(name.as_str()) => {}
-                    Value::Str(_) => {
-                        return Some("has two equal keys: dynd struct fields are distinct")
-                    }
-                    _ => {
-                        return Some("has a key that is not a string: dynd struct fields are names")
-                    }
-                }
-            }
-            None
+            entries.iter().find_map(|(key, _)| match key {
+                Value::Str(name) if names.insert(name.as_str()) => None,
+                Value::Str(_) => Some("has two equal keys: dynd struct fields are distinct".into()),
+                _ => Some("has a key that is not a string: dynd struct fields are names".into()),
+            })
         }
         _ => None,
     }
@@ -247,23 +238,6 @@ fn path_of(steps: &[Step<'_>]) -> Path {
         Step::Index(i) => path.index(*i),
         Step::Key(k) => path.key(k),
     })
-}
-
-/// The error for a value `format` cannot write: `null at /a/3 has no typed-column form`.
-pub fn refuse(path: &Path, value: &Value, why: &str, format: Format) -> anyhow::Error {
-    if why == "has no form" {
-        anyhow!("{} at {path} has no {format} form", value.describe())
-    } else {
-        anyhow!("{} at {path} {why}", value.describe())
-    }
-}
-
-/// Checks that `format` can hold all of `value`.
-pub fn check(value: &Value, format: Format) -> Result<()> {
-    match unrepresentable(value, format) {
-        Some((path, value, why)) => Err(refuse(&path, value, why, format)),
-        None => Ok(()),
-    }
 }
 
 /// Where and how `got` differs from `expected`, for `compare`: `at /a: float32 0.1 came back
