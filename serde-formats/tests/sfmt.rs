@@ -114,34 +114,6 @@ fn json_round_trips_through_typed_column_where_it_has_the_kinds() {
 }
 
 #[test]
-fn typed_column_refuses_maps_and_nulls_instead_of_writing_lists() {
-    let dir = dir();
-    let encoded = path(&dir, "data.typed");
-    for (value, line) in [
-        (
-            json!({"a": 1}),
-            "map of 1 entry at / has no typed-column form",
-        ),
-        (
-            json!([1, [2, null]]),
-            "null at /1/1 has no typed-column form",
-        ),
-        (
-            json!([1, 9223372036854775808u64]),
-            "integer 9223372036854775808 at /1 has no typed-column form",
-        ),
-    ] {
-        let input = write_json(&dir, "in.json", &value);
-        let error = fails(&["convert", &input, &encoded]);
-        assert_eq!(
-            error,
-            format!("error: cannot write {encoded} as typed-column: {line}")
-        );
-        assert!(!Path::new(&encoded).exists());
-    }
-}
-
-#[test]
 fn converted_files_read_with_the_library() {
     let dir = dir();
     let value = rich_json();

@@ -236,3 +236,110 @@ fn json_round_trips_through_every_format_or_is_refused_in_one_line() {
     // Every case converts somewhere, and the refusals are the documented ones.
     assert_eq!(counts, (35, 13), "(converted, refused)");
 }
+
+#[test]
+fn typed_column_refuses_maps_and_nulls_instead_of_writing_lists() {
+    let dir = tempfile::tempdir().unwrap();
+    let encoded = dir.path().join("data.typed");
+    for (value, line) in [
+        (
+            json!({"a": 1}),
+            "map of 1 entry at / has no typed-column form",
+        ),
+        (
+            json!([1, [2, null]]),
+            "null at /1/1 has no typed-column form",
+        ),
+        (
+            json!([1, 9223372036854775808u64]),
+            "integer 9223372036854775808 at /1 has no typed-column form",
+        ),
+    ] {
+        let input = dir.path().join("in.json");
+        std::fs::write(&input, value.to_string()).unwrap();
+        let error = convert(&input, &encoded, "typed-column").unwrap_err();
+        assert_eq!(
+            error,
+            format!(
+                "error: cannot write {} as typed-column: {line}",
+                encoded.display()
+            )
+        );
+    }
+}
+
+#[test]
+fn compare_and_get_keep_what_json_has_no_word_for() {
+    let dir = tempfile::tempdir().unwrap();
+    // Hand-encoded from the MessagePack specification: {1: "a", "1": "b", "v": [float32 0.1,
+    // bin 00 01]}.
+    let packed = [
+        0x83, 0x01, 0xa1, b'a', 0xa1, b'1', 0xa1, b'b', 0xa1, b'v', 0x92, 0xca, 0x3d, 0xcc, 0xcc,
+        0xcd, 0xc4, 0x02, 0x00, 0x01,
+    ];
+    let input = dir.path().join("in.msgpack");
+    std::fs::write(&input, packed).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_sfmt"))
+        .args(["compare", "--runs", "1"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let rows: Vec<(&str, &str)> = stdout
+        .lines()
+        .skip(2)
+        .map(|line| {
+            let format = line.split_whitespace().next().unwrap();
+            (
+                format,
+                line.split_once("  ")
+                    .map_or("", |(_, rest)| rest.trim_start()),
+            )
+        })
+        .collect();
+    assert_eq!(rows.len(), 5, "{stdout}");
+    for (format, line) in &rows[..3] {
+        assert!(line.ends_with("  exact"), "{format}: {stdout}");
+    }
+    assert!(
+        rows[3].1.ends_with(
+            "cannot hold it: map of 3 entries at / has a key that is not a string: dynd struct \
+             fields are names"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        rows[4]
+            .1
+            .ends_with("cannot hold it: map of 3 entries at / has no typed-column form"),
+        "{stdout}"
+    );
+    // msgpack -> toc, then `get` prints the path in file order with the tagged forms.
+    let file = dir.path().join("data.toc");
+    converted(&input, &file, "toc");
+    let get = |path: &str| {
+        let output = Command::new(env!("CARGO_BIN_EXE_sfmt"))
+            .arg("get")
+            .arg(&file)
+            .arg(path)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8(output.stdout).unwrap()
+    };
+    assert_eq!(get("v"), "[{\"$f32\":0.1},{\"$bin\":\"AAE=\"}]\n");
+    assert_eq!(
+        get(""),
+        format!(
+            "{}\n",
+            r#"{"$map":[[1,"a"],["1","b"],["v",[{"$f32":0.1},{"$bin":"AAE="}]]]}"#
+        )
+    );
+    // And the JSON file reads back to the same MessagePack bytes.
+    let json_file = dir.path().join("data.json");
+    let back = dir.path().join("back.msgpack");
+    converted(&file, &json_file, "json");
+    converted(&json_file, &back, "msgpack");
+    assert_eq!(std::fs::read(&back).unwrap(), packed);
+}
