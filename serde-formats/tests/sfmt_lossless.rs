@@ -6,7 +6,8 @@
 //!    timestamps. Each goes `toc -> msgpack -> toc` and `toc -> json -> toc` through sfmt, and
 //!    msglc must read every result type-strictly equal to the original, key order included. A
 //!    plain file comes back byte for byte (our writer is msglc's); raw MessagePack goes through
-//!    toc and JSON back to the same bytes.
+//!    toc and JSON back to the same bytes; and sfmt's toc of a JSON file is the file msglc writes
+//!    from `json.load` of it.
 //! 2. A JSON corpus goes `json -> each format -> json`: the same JSON text back, or exit status
 //!    1 with one line naming the value and its path.
 
@@ -98,6 +99,16 @@ fn msglc_files_survive_toc_msgpack_toc_and_toc_json_toc() {
                 continue;
             }
             let mut case_results = Vec::new();
+            if let Some(json_file) = case["json"].as_str() {
+                // sfmt's toc of a JSON file is msglc's, key order and floats included.
+                let ours = d.join(format!("{name}.from-json.toc"));
+                converted(&d.join(json_file), &ours, "toc");
+                assert!(
+                    std::fs::read(&ours).unwrap() == original_bytes,
+                    "{name}: json -> toc is not msglc's file of the same document"
+                );
+                case_results.push(ours.file_name().unwrap().to_str().unwrap().to_owned());
+            }
             for via in ["msgpack", "json"] {
                 let middle = d.join(format!("{name}.{via}"));
                 let back = d.join(format!("{name}.via-{via}.toc"));

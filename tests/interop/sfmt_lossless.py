@@ -6,7 +6,8 @@ Usage:
   sfmt_lossless.py write DIR CODEC  msglc writes every case with CODEC ("msgpack" or "cbor") into
                                     DIR, plain and combined, and DIR/manifest.json lists them; the
                                     msgpack package writes raw MessagePack files with float32,
-                                    extensions and timestamps (other writers' files)
+                                    extensions and timestamps (other writers' files); with the
+                                    msgpack codec, msglc also writes its file of a JSON document
   sfmt_lossless.py check DIR        for every case and every result file the Rust test listed in
                                     DIR/results.json, msglc reads the result and it must equal
                                     the original type-strictly, key order included
@@ -78,6 +79,19 @@ def cases():
     }
 
 
+def json_document():
+    """A JSON document with keys out of sorted order, floats, nulls, unicode, enough for a TOC."""
+    return {
+        "zone": "é☃",
+        "cars": [
+            {"model": f"m{i}", "year": 1990 + i % 30, "price": i * 1234.5 + 0.1, "owner": None if i % 3 else "ß", "tags": ["a"] * (i % 4)}
+            for i in range(400)
+        ],
+        "alpha": {"z": 1, "y": [], "x": {}},
+        "count": -(2**63),
+    }
+
+
 def raw_cases():
     """MessagePack from another writer: float32 (use_single_float), extensions, timestamps."""
     return {
@@ -112,6 +126,15 @@ def write(directory, codec_name):
         file_name = f"{name}.{codec_name}.msglc"
         combine(os.path.join(directory, file_name), infos, packer=codec())
         manifest.append({"name": name, "file": file_name, "codec": codec_name, "plain": False})
+    # msglc's file of a JSON document, to compare with sfmt's json -> toc.
+    if codec_name == "msgpack":
+        with open(os.path.join(directory, "json_doc.json"), "w", encoding="utf-8") as f:
+            json.dump(json_document(), f, ensure_ascii=False)
+        with open(os.path.join(directory, "json_doc.json"), encoding="utf-8") as f:
+            msglc.dump(os.path.join(directory, "json_doc.msgpack.msglc"), json.load(f), packer=codec())
+        manifest.append(
+            {"name": "json_doc", "file": "json_doc.msgpack.msglc", "codec": codec_name, "plain": True, "json": "json_doc.json"}
+        )
     # Codec-independent: written once, with the msgpack codec's cases.
     for name, obj in raw_cases().items() if codec_name == "msgpack" else ():
         file_name = f"{name}.msgpack"
