@@ -29,6 +29,17 @@
 //!
 //! The last rule is the escape: a map `{"$bin": "x"}` is written `{"$map": [["$bin", "x"]]}`,
 //! so no plain map is ever read back as a tagged value.
+//!
+//! # Why not serde_json for reading
+//!
+//! serde_json's `deserialize_any` hands integers past 64 bits over as `f64` and parses floats
+//! with a fast path that is not always correctly rounded; keeping their text needs its
+//! `arbitrary_precision` feature, and key order `preserve_order`. Cargo unifies features across
+//! the workspace, so either would change what the library's own `serde_json::Value` conversions
+//! do (`arbitrary_precision` serializes every `Number` as a private struct). JSON is read instead
+//! with `json-event-parser`, which hands over each number's text and each key in order; numbers
+//! are parsed here with the standard library's correctly rounded parsers. Writing goes through
+//! serde_json's serializer, which writes `u128`/`i128` digits and shortest floats.
 
 use std::collections::HashSet;
 use std::io::Write;
