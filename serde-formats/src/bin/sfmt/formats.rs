@@ -171,8 +171,8 @@ pub fn read_with_format(path: &Path, given: Option<&str>) -> Result<(Format, Vec
 pub fn decode(format: Format, bytes: &[u8]) -> Result<Value> {
     match format {
         Format::Json => json::read(bytes),
-        Format::Msgpack => value::from_toc(read_msgpack(bytes)?),
-        Format::Toc => value::from_toc(toc::from_bytes::<toc::Value>(bytes)?),
+        Format::Msgpack => read_msgpack(bytes),
+        Format::Toc => Ok(toc::from_bytes::<Value>(bytes)?),
         Format::Dynd => dynd_json::from_dynd(dynd::from_array_bytes(bytes)?.value),
         Format::TypedColumn => typed_value::read(bytes),
         Format::Vector => bail!(
@@ -283,9 +283,9 @@ pub fn write_atomically(
 }
 
 /// Decodes one whole MessagePack value; bytes after it are an error.
-pub fn read_msgpack(bytes: &[u8]) -> Result<toc::Value> {
+pub fn read_msgpack(bytes: &[u8]) -> Result<Value> {
     let mut de = rmp_serde::Deserializer::new(std::io::Cursor::new(bytes));
-    let value = toc::Value::deserialize(&mut de).map_err(|err| {
+    let value = Value::deserialize(&mut de).map_err(|err| {
         let end = de.position();
         msgpack_error(&err, end)
     })?;

@@ -213,8 +213,8 @@ fn object(
             .with_context(|| format!("invalid tagged value `{tag}` at {path}"));
     }
     if entries.len() > 1 {
-        let mut seen = HashSet::with_capacity(entries.len());
-        if let Some((key, _)) = entries.iter().find(|(key, _)| !seen.insert(key.as_str())) {
+        let keys: Vec<&str> = entries.iter().map(|(key, _)| key.as_str()).collect();
+        if let Some(key) = first_duplicate(&keys) {
             bail!(
                 "duplicate key {key:?} in the object at {}: readers disagree on which value \
                  wins, so sfmt does not choose (write it as {{\"$map\": [[key, value], ...]}})",
@@ -371,14 +371,32 @@ fn special_text(bits: u64, digits: usize, nan: bool, quiet: bool, negative: bool
 /// Whether a map can be a plain JSON object: string keys, all distinct, and not one entry that
 /// would read back as a tag.
 fn plain_object(entries: &[(Value, Value)]) -> bool {
-    let mut seen = HashSet::with_capacity(entries.len());
-    let all_unique_strings = entries.iter().all(|(k, _)| match k {
-        Value::Str(k) => seen.insert(k.as_str()),
-        _ => false,
-    });
-    let looks_tagged =
-        entries.len() == 1 && matches!(&entries[0].0, Value::Str(k) if TAGS.contains(&k.as_str()));
-    all_unique_strings && !looks_tagged
+    let keys: Option<Vec<&str>> = entries
+        .iter()
+        .map(|(k, _)| match k {
+            Value::Str(k) => Some(k.as_str()),
+            _ => None,
+        })
+        .collect();
+    match keys {
+        None => false,
+        Some(keys) if keys.len() == 1 => !TAGS.contains(&keys[0]),
+        Some(keys) => first_duplicate(&keys).is_none(),
+    }
+}
+
+/// The first key that appeared before (pairwise for the small objects of most data, hashed for
+/// large ones).
+fn first_duplicate<'a>(keys: &[&'a str]) -> Option<&'a str> {
+    if keys.len() <= 16 {
+        return keys
+            .iter()
+            .enumerate()
+            .find(|(i, key)| keys[..*i].contains(key))
+            .map(|(_, key)| *key);
+    }
+    let mut seen = HashSet::with_capacity(keys.len());
+    keys.iter().find(|key| !seen.insert(**key)).copied()
 }
 
 impl Serialize for Json<'_> {
