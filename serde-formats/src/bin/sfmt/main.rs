@@ -13,6 +13,8 @@ mod get;
 mod inspect;
 mod json;
 mod progress;
+#[cfg(test)]
+mod proptests;
 mod sample;
 mod typed_value;
 mod value;
