@@ -11,7 +11,6 @@ use std::io::{BufWriter, Read, Seek, Write};
 use std::path::Path;
 
 use anyhow::{anyhow, bail, Context, Result};
-use serde::de::IgnoredAny;
 use serde::Deserialize;
 use serde_formats::{dynd, toc, typed_column, vector};
 use serde_json::Value as Json;
@@ -114,7 +113,7 @@ pub fn sniff(bytes: &[u8]) -> Option<Format> {
     if vector::from_bytes(bytes).is_ok() {
         return Some(Format::Vector);
     }
-    if serde_json::from_slice::<IgnoredAny>(bytes).is_ok() {
+    if json::is_json(bytes) {
         return Some(Format::Json);
     }
     if read_msgpack(bytes).is_ok() {

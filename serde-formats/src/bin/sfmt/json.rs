@@ -168,6 +168,27 @@ pub fn read(bytes: &[u8]) -> Result<Value> {
     }
 }
 
+/// Whether `bytes` are one JSON document nested at most [`DEPTH_LIMIT`] deep (for format
+/// detection: no value is built).
+pub fn is_json(bytes: &[u8]) -> bool {
+    let mut parser = SliceJsonParser::new(bytes);
+    let mut depth = 0usize;
+    loop {
+        match parser.parse_next() {
+            Ok(JsonEvent::Eof) => return true,
+            Ok(JsonEvent::StartArray | JsonEvent::StartObject) => {
+                depth += 1;
+                if depth > DEPTH_LIMIT {
+                    return false;
+                }
+            }
+            Ok(JsonEvent::EndArray | JsonEvent::EndObject) => depth -= 1,
+            Ok(_) => {}
+            Err(_) => return false,
+        }
+    }
+}
+
 /// The path of the value being read.
 fn path_of(stack: &[Frame]) -> Path {
     let mut path = Path::default();
@@ -594,6 +615,20 @@ mod tests {
             let err = format!("{:#}", read_str(json).unwrap_err());
             assert!(err.contains(message), "{json}: {err}");
         }
+    }
+
+    #[test]
+    fn detection_takes_any_json_document_and_nothing_else() {
+        assert!(is_json(b" [1, {\"a\": null}] "));
+        assert!(is_json(
+            format!("{}{}", "[".repeat(1024), "]".repeat(1024)).as_bytes()
+        ));
+        assert!(!is_json(
+            format!("{}{}", "[".repeat(1025), "]".repeat(1025)).as_bytes()
+        ));
+        assert!(!is_json(b"[1] 2"));
+        assert!(!is_json(b"\x93\x01\x02\x03"));
+        assert!(!is_json(b""));
     }
 
     #[test]
