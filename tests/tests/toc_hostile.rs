@@ -352,11 +352,12 @@ fn cases() -> Vec<Case> {
             offset: None,
         },
         Case {
-            name: "extension type",
-            bytes: file(&[0xd4, 0x01, 0x00], &p(0, 3)),
+            // fixext 4 with two of its four bytes: the data ends inside the extension.
+            name: "truncated extension",
+            bytes: file(&[0xd6, 0x01, 0x00, 0x00], &p(0, 4)),
             path: None,
-            kind: ErrorKind::Unsupported,
-            offset: Some(50),
+            kind: ErrorKind::LengthPastEnd,
+            offset: Some(52),
         },
         Case {
             name: "deeply nested data",

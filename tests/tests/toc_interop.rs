@@ -93,7 +93,9 @@ enum Kind {
     Plain,
     Tagged(u8),
     Pair(i16, String),
-    Named { x: f32 },
+    // f64: rmp-serde writes an f32 as float32, which `Value` keeps (`Value::F32`) and msglc,
+    // whose floats are Python floats, would write back as float64.
+    Named { x: f64 },
 }
 
 /// Converts a typed value to a `Value` through rmp-serde (structs as maps), not our code.

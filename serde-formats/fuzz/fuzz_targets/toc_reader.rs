@@ -1,11 +1,17 @@
-//! The TOC reader on arbitrary bytes: every entry point must return, never panic.
+//! The TOC reader on arbitrary bytes: every entry point must return, never panic, and a value
+//! it reads must write back and read back equal.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use serde_formats::toc::{self, Reader, Value};
 
 fuzz_target!(|data: &[u8]| {
-    let _ = toc::from_bytes::<Value>(data);
+    // A value read is written back exactly: float32, extensions, any keys in order.
+    if let Ok(value) = toc::from_bytes::<Value>(data) {
+        let bytes = toc::to_bytes(&value).expect("a value read can be written");
+        let back = toc::from_bytes::<Value>(&bytes).expect("what we write reads back");
+        assert_eq!(back, value);
+    }
     let Ok(reader) = Reader::from_slice(data) else {
         return;
     };

@@ -104,11 +104,14 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             Head::Bin(len) => visitor.visit_borrowed_bytes(self.cur.take(len as usize)?),
             Head::Array(len) => self.seq(len, visitor),
             Head::Map(len) => self.map(len, visitor),
-            Head::Ext(..) => Err(Error::with_message(
-                ErrorKind::Unsupported,
-                "MessagePack extension types are not supported",
-            )
-            .with_position(crate::Position::Byte(at))),
+            // rmp-serde's convention: a newtype struct around `(type, data)`; `Value` takes it,
+            // types that do not take a newtype struct report it.
+            Head::Ext(tag, len) => {
+                let data = self.cur.take(len as usize)?;
+                visitor
+                    .visit_newtype_struct(ExtDeserializer { tag, data, next: 0 })
+                    .map_err(|e| e.or_position(crate::Position::Byte(at)))
+            }
         }
     }
 
@@ -173,6 +176,48 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
         bytes byte_buf unit unit_struct seq tuple
         tuple_struct map struct identifier
+    }
+}
+
+/// The `(type, data)` of an extension, as a sequence of two elements.
+struct ExtDeserializer<'de> {
+    tag: i8,
+    data: &'de [u8],
+    next: u8,
+}
+
+impl<'de> de::Deserializer<'de> for ExtDeserializer<'de> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_seq(self)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+impl<'de> de::SeqAccess<'de> for ExtDeserializer<'de> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        use serde::de::value::BorrowedBytesDeserializer;
+        use serde::de::IntoDeserializer;
+        self.next += 1;
+        match self.next {
+            1 => seed.deserialize(self.tag.into_deserializer()).map(Some),
+            2 => seed
+                .deserialize(BorrowedBytesDeserializer::new(self.data))
+                .map(Some),
+            _ => Ok(None),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(2usize.saturating_sub(self.next as usize))
     }
 }
 

@@ -59,6 +59,8 @@
 //! | `bool` | `c2` / `c3` | |
 //! | `i8`..`i64`, `u8`..`u64`, `i128`/`u128` in range | smallest integer; non-negative values use the unsigned markers (`05`, `cc c8`, `cd`, `ce`, `cf`), negative ones `e0..ff`, `d0`..`d3` | any integer width |
 //! | `f32`, `f64` | always float64 `cb` (msglc writes every float as float64) | float32 `ca`, and integers for floats |
+//! | newtype struct [`F32_STRUCT_NAME`] around an `f32` ([`Value::F32`]) | float32 `ca` | |
+//! | newtype struct [`EXT_STRUCT_NAME`] around `(i8, bytes)` ([`Value::Ext`]), as rmp-serde | ext `d4`..`d8`, `c7`..`c9`, smallest | |
 //! | `char`, `str` | fixstr / str8 / str16 / str32, smallest | |
 //! | bytes (`serde_bytes`) | bin8 / bin16 / bin32, smallest | str (into `Vec<u8>` visitors that take it) |
 //! | `None`, `()`, unit struct | nil `c0` | |
@@ -69,7 +71,9 @@
 //! | unit variant | the variant name as a string | `{name: nil}` |
 //! | newtype / tuple / struct variant | `{name: value}`, `{name: [..]}`, `{name: {..}}` (externally tagged) | |
 //!
-//! Extension types are an error ([`ErrorKind::Unsupported`]).
+//! An extension (the timestamp, type -1, included) is read as a newtype struct around
+//! `(type, data)`, as rmp-serde does: [`Value`] takes it as [`Value::Ext`]; types that take no
+//! newtype struct report an error at the extension's offset.
 //! Containers of unknown length are buffered until their count is known (the header comes
 //! first); everything else streams.
 //!
@@ -89,6 +93,7 @@
 
 mod combine;
 mod de;
+mod ext;
 mod layout;
 mod msgpack;
 mod path;
@@ -108,7 +113,7 @@ pub use combine::{combine_list, combine_map, Combiner};
 pub use layout::{DATA_START, DEFAULT_MAGIC, MAGIC_LEN};
 pub use path::{IntoPath, Path, Segment};
 pub use reader::{Block, IoSource, Node, NodeShape, Reader, SliceSource, Source, TocStats};
-pub use value::Value;
+pub use value::{Value, EXT_STRUCT_NAME, F32_STRUCT_NAME};
 
 use layout::Header;
 

@@ -122,6 +122,8 @@ pub(crate) struct Writer<W> {
     trivial_size: u64,
     depth: usize,
     depth_limit: usize,
+    /// The next `f32` is a [`super::F32_STRUCT_NAME`] payload: written as float32.
+    float32: bool,
 }
 
 fn io_error(err: rmp::encode::ValueWriteError<io::Error>) -> Error {
@@ -157,6 +159,7 @@ impl<W: Write> Writer<W> {
             trivial_size: config.trivial_size,
             depth: 0,
             depth_limit: config.depth_limit,
+            float32: false,
         }
     }
 
@@ -494,6 +497,9 @@ impl<'a, W: Write> ser::Serializer for &'a mut Writer<W> {
         }
     }
     fn serialize_f32(self, v: f32) -> Result<()> {
+        if std::mem::take(&mut self.float32) {
+            return self.small_leaf(|w| rmp::encode::write_f32(w, v).map_err(value_io));
+        }
         // msglc writes every float as float64.
         self.serialize_f64(f64::from(v))
     }
@@ -542,9 +548,24 @@ impl<'a, W: Write> ser::Serializer for &'a mut Writer<W> {
     }
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
-        _name: &'static str,
+        name: &'static str,
         value: &T,
     ) -> Result<()> {
+        if name == super::EXT_STRUCT_NAME {
+            let (tag, data) = super::ext::capture(value)?;
+            let start = self.out.pos;
+            let len = u32::try_from(data.len()).map_err(|_| too_long("extension"))?;
+            rmp::encode::write_ext_meta(&mut self.out, len, tag).map_err(io_error)?;
+            self.out.write_all(&data)?;
+            self.push_leaf(start);
+            return Ok(());
+        }
+        if name == super::F32_STRUCT_NAME {
+            self.float32 = true;
+            let result = value.serialize(&mut *self);
+            self.float32 = false;
+            return result;
+        }
         value.serialize(self)
     }
     fn serialize_newtype_variant<T: ?Sized + Serialize>(

@@ -460,6 +460,9 @@ fn value_strategy() -> impl Strategy<Value = Value> {
         (i64::MIN..0).prop_map(Value::Int),
         (0u64..300).prop_map(Value::UInt),
         any::<f64>().prop_map(Value::F64),
+        any::<f32>().prop_map(Value::F32),
+        (any::<i8>(), proptest::collection::vec(any::<u8>(), 0..20))
+            .prop_map(|(tag, data)| Value::Ext(tag, data)),
         ".{0,40}".prop_map(Value::Str),
         proptest::collection::vec(any::<u8>(), 0..40).prop_map(Value::Bin),
     ];

@@ -1,18 +1,37 @@
 //! [`Value`]: any MessagePack value this format reads or writes, for data without a Rust type
 //! (maps with keys of any type, heterogeneous arrays, files written by msglc).
+//!
+//! serde has no extension type and no way to ask for a float32, so [`Value`] speaks two
+//! conventions that the toc serializer and deserializer and rmp-serde share:
+//!
+//! - an extension is the newtype struct [`EXT_STRUCT_NAME`] (`"_ExtStruct"`, rmp-serde's name)
+//!   around the tuple `(type: i8, data: bytes)`;
+//! - a float32 is the newtype struct [`F32_STRUCT_NAME`] around an `f32`: the toc writer writes
+//!   it as float32 `ca` (a plain `f32` it widens to float64, as msglc does), other serializers
+//!   see a transparent newtype and write their `f32`.
 
 use std::fmt;
 
-use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+use serde::de::{Deserialize, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, SerializeTuple, Serializer};
+
+/// The newtype struct name of a MessagePack extension `(type: i8, data: bytes)` in the serde
+/// data model (rmp-serde's `MSGPACK_EXT_STRUCT_NAME`).
+pub const EXT_STRUCT_NAME: &str = "_ExtStruct";
+
+/// The newtype struct name around an `f32` that the toc writer writes as float32.
+pub const F32_STRUCT_NAME: &str = "_TocFloat32";
 
 /// Any MessagePack value.
 ///
 /// Non-negative integers are always [`Value::UInt`] and negative ones [`Value::Int`], whatever
 /// marker they were read from. Floats compare by their bits, so `NaN == NaN` (with the same
-/// payload) and `0.0 != -0.0`: equality means "reads back identically". Maps keep their entry
-/// order and may hold keys of any type.
+/// payload) and `0.0 != -0.0`, and a float32 never equals a float64: equality means "reads back
+/// identically". Maps keep their entry order and may hold keys of any type, equal keys too.
+///
+/// New kinds of MessagePack value may be added in minor versions, so matches need a `_` arm.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum Value {
     /// `nil` (also unit and `None`).
     Nil,
@@ -22,7 +41,9 @@ pub enum Value {
     UInt(u64),
     /// A negative integer.
     Int(i64),
-    /// A float (float32 values are widened).
+    /// A float32 (written as float32 `ca`).
+    F32(f32),
+    /// A float64.
     F64(f64),
     /// A UTF-8 string.
     Str(String),
@@ -32,6 +53,8 @@ pub enum Value {
     Array(Vec<Value>),
     /// A map, entries in file order.
     Map(Vec<(Value, Value)>),
+    /// An extension: its type (`-1` is the MessagePack timestamp) and its data.
+    Ext(i8, Vec<u8>),
 }
 
 impl PartialEq for Value {
@@ -41,11 +64,13 @@ impl PartialEq for Value {
             (Value::Bool(a), Value::Bool(b)) => a == b,
             (Value::UInt(a), Value::UInt(b)) => a == b,
             (Value::Int(a), Value::Int(b)) => a == b,
+            (Value::F32(a), Value::F32(b)) => a.to_bits() == b.to_bits(),
             (Value::F64(a), Value::F64(b)) => a.to_bits() == b.to_bits(),
             (Value::Str(a), Value::Str(b)) => a == b,
             (Value::Bin(a), Value::Bin(b)) => a == b,
             (Value::Array(a), Value::Array(b)) => a == b,
             (Value::Map(a), Value::Map(b)) => a == b,
+            (Value::Ext(ta, a), Value::Ext(tb, b)) => ta == tb && a == b,
             _ => false,
         }
     }
@@ -106,6 +131,12 @@ impl From<f64> for Value {
     }
 }
 
+impl From<f32> for Value {
+    fn from(v: f32) -> Self {
+        Value::F32(v)
+    }
+}
+
 impl From<bool> for Value {
     fn from(v: bool) -> Self {
         Value::Bool(v)
@@ -119,6 +150,7 @@ impl Serialize for Value {
             Value::Bool(v) => serializer.serialize_bool(*v),
             Value::UInt(v) => serializer.serialize_u64(*v),
             Value::Int(v) => serializer.serialize_i64(*v),
+            Value::F32(v) => serializer.serialize_newtype_struct(F32_STRUCT_NAME, v),
             Value::F64(v) => serializer.serialize_f64(*v),
             Value::Str(v) => serializer.serialize_str(v),
             Value::Bin(v) => serializer.serialize_bytes(v),
@@ -136,7 +168,74 @@ impl Serialize for Value {
                 }
                 map.end()
             }
+            Value::Ext(tag, data) => {
+                serializer.serialize_newtype_struct(EXT_STRUCT_NAME, &ExtPayload(*tag, data))
+            }
         }
+    }
+}
+
+/// The `(type, data)` tuple inside [`EXT_STRUCT_NAME`].
+struct ExtPayload<'a>(i8, &'a [u8]);
+
+impl Serialize for ExtPayload<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut tuple = serializer.serialize_tuple(2)?;
+        tuple.serialize_element(&self.0)?;
+        tuple.serialize_element(&Bytes(self.1))?;
+        tuple.end()
+    }
+}
+
+/// Bytes as serde bytes, not as a sequence of integers.
+struct Bytes<'a>(&'a [u8]);
+
+impl Serialize for Bytes<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_bytes(self.0)
+    }
+}
+
+/// Reads the `(type, data)` of an extension.
+struct ExtVisitor;
+
+impl<'de> Visitor<'de> for ExtVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a MessagePack extension (type, data)")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let tag: i8 = seq
+            .next_element()?
+            .ok_or_else(|| A::Error::invalid_length(0, &self))?;
+        let data: ByteBuf = seq
+            .next_element()?
+            .ok_or_else(|| A::Error::invalid_length(1, &self))?;
+        Ok(Value::Ext(tag, data.0))
+    }
+}
+
+/// Owned bytes read through `deserialize_bytes`.
+struct ByteBuf(Vec<u8>);
+
+impl<'de> Deserialize<'de> for ByteBuf {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<ByteBuf, D::Error> {
+        struct BytesVisitor;
+        impl<'de> Visitor<'de> for BytesVisitor {
+            type Value = ByteBuf;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("bytes")
+            }
+            fn visit_bytes<E>(self, v: &[u8]) -> Result<ByteBuf, E> {
+                Ok(ByteBuf(v.to_vec()))
+            }
+            fn visit_byte_buf<E>(self, v: Vec<u8>) -> Result<ByteBuf, E> {
+                Ok(ByteBuf(v))
+            }
+        }
+        deserializer.deserialize_bytes(BytesVisitor)
     }
 }
 
@@ -167,6 +266,9 @@ impl<'de> Visitor<'de> for ValueVisitor {
     fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
         Ok(Value::from(v))
     }
+    fn visit_f32<E>(self, v: f32) -> Result<Value, E> {
+        Ok(Value::F32(v))
+    }
     fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
         Ok(Value::F64(v))
     }
@@ -181,6 +283,10 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
     fn visit_byte_buf<E>(self, v: Vec<u8>) -> Result<Value, E> {
         Ok(Value::Bin(v))
+    }
+    /// Extensions, from this crate's deserializer and rmp-serde's.
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_tuple(2, ExtVisitor)
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
@@ -201,5 +307,75 @@ impl<'de> Visitor<'de> for ValueVisitor {
 impl<'de> Deserialize<'de> for Value {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Value, D::Error> {
         deserializer.deserialize_any(ValueVisitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Value;
+    use crate::toc;
+
+    /// The data bytes of a toc file of one small value (the TOC is `{"p": [0, n]}`).
+    fn data(value: &Value) -> Vec<u8> {
+        let bytes = toc::to_bytes(value).unwrap();
+        let len = bytes[toc::MAGIC_LEN + 9] as usize; // the last byte of `toc_start`
+        bytes[toc::DATA_START..toc::DATA_START + len].to_vec()
+    }
+
+    #[test]
+    fn float32_and_extensions_are_written_as_the_spec_says_and_read_back() {
+        // Bytes from the MessagePack specification: float32 0.1 is ca 3dcccccd; a timestamp 32
+        // is fixext 4 of type -1 (d6 ff) with the seconds; 3 bytes of data make an ext 8.
+        let cases: Vec<(Value, Vec<u8>)> = vec![
+            (Value::F32(0.1), vec![0xca, 0x3d, 0xcc, 0xcc, 0xcd]),
+            (Value::F32(f32::NAN), vec![0xca, 0x7f, 0xc0, 0x00, 0x00]),
+            (
+                Value::Ext(-1, vec![0, 0, 0, 1]),
+                vec![0xd6, 0xff, 0, 0, 0, 1],
+            ),
+            (
+                Value::Ext(5, vec![7, 8, 9]),
+                vec![0xc7, 0x03, 0x05, 7, 8, 9],
+            ),
+            (Value::Ext(1, vec![]), vec![0xc7, 0x00, 0x01]),
+            (
+                Value::Ext(2, vec![4; 16]),
+                [vec![0xd8, 0x02], vec![4; 16]].concat(),
+            ),
+        ];
+        for (value, expected) in cases {
+            assert_eq!(data(&value), expected, "{value:?}");
+            let file = toc::to_bytes(&value).unwrap();
+            assert_eq!(toc::from_bytes::<Value>(&file).unwrap(), value);
+            // rmp-serde shares both conventions.
+            assert_eq!(rmp_serde::to_vec(&value).unwrap(), expected, "{value:?}");
+            let back: Value = rmp_serde::from_slice(&expected).unwrap();
+            assert_eq!(back, value);
+        }
+    }
+
+    #[test]
+    fn a_plain_f32_is_still_widened_and_a_float32_differs_from_a_float64() {
+        assert_eq!(data(&Value::F64(0.5)), data(&toc::Value::from(0.5f64)));
+        let plain = toc::to_bytes(&0.5f32).unwrap();
+        assert_eq!(plain[toc::DATA_START], 0xcb);
+        assert_ne!(Value::F32(0.5), Value::F64(0.5));
+        assert_ne!(Value::Ext(1, vec![2]), Value::Ext(2, vec![2]));
+    }
+
+    #[test]
+    fn an_extension_is_refused_by_types_that_do_not_take_it_and_truncation_is_an_error() {
+        let file = toc::to_bytes(&Value::Ext(3, vec![1])).unwrap();
+        let err = toc::from_bytes::<u8>(&file).unwrap_err();
+        assert_eq!(err.offset(), Some(toc::DATA_START as u64), "{err}");
+        let mut cut = file.clone();
+        // fixext 1 claiming its byte, with the data cut: the header's lengths then lie.
+        cut.truncate(toc::DATA_START + 2);
+        assert!(toc::from_bytes::<Value>(&cut).is_err());
+        // A struct that is not an extension payload is refused, not written.
+        #[derive(serde::Serialize)]
+        #[serde(rename = "_ExtStruct")]
+        struct NotExt(u8);
+        assert!(toc::to_bytes(&NotExt(1)).is_err());
     }
 }

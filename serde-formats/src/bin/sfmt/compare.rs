@@ -1,4 +1,8 @@
 //! `sfmt compare [FILE]`: the data in every format, with bytes and encode/decode times.
+//!
+//! The round-trip column compares the decoded [`Value`] with the original exactly (floats by
+//! bits, float32 apart from float64, maps in order): "exact", or where and how it differed, or
+//! why the format cannot hold the data (the row then has no sizes or times).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -6,11 +10,11 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use indicatif::ProgressBar;
-use serde_json::Value as Json;
 
 use crate::formats::{self, EncodeOptions, Format};
 use crate::get::thousands;
-use crate::{progress, sample};
+use crate::value::{self, Value};
+use crate::{json, progress, sample};
 
 /// Arguments of `sfmt compare`.
 #[derive(Debug, clap::Args)]
@@ -31,10 +35,10 @@ pub struct Args {
 /// One row of the table.
 struct Row {
     format: Format,
-    bytes: usize,
-    encode: Duration,
-    decode: Duration,
-    exact: bool,
+    /// Bytes and median encode and decode times, when the format holds the data.
+    measured: Option<(usize, Duration, Duration)>,
+    /// "exact", or what differed, or why the format cannot hold the data.
+    round_trip: String,
 }
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
@@ -51,13 +55,16 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
                 .with_context(|| format!("cannot read {} as {format}", path.display()))?;
             (path.display().to_string(), value)
         }
-        None => ("the bundled sample".to_owned(), sample::dataset()),
+        None => (
+            "the bundled sample".to_owned(),
+            json::read(&serde_json::to_vec(&sample::dataset())?)?,
+        ),
     };
     let options = EncodeOptions {
         block_size: args.block_size,
         pretty: false,
     };
-    let json_len = serde_json::to_vec(&value)?.len() as u64;
+    let json_len = formats::encode_to_vec(Format::Json, &value, &options)?.len() as u64;
     let bar = if json_len >= progress::THRESHOLD {
         ProgressBar::new((Format::COMPARED.len() * args.runs * 2) as u64)
     } else {
@@ -77,11 +84,19 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
 
 fn measure(
     format: Format,
-    value: &Json,
+    value: &Value,
     options: &EncodeOptions,
     runs: usize,
     bar: &ProgressBar,
 ) -> Result<Row> {
+    if let Err(refusal) = value::check(value, format) {
+        bar.inc(2 * runs as u64);
+        return Ok(Row {
+            format,
+            measured: None,
+            round_trip: format!("cannot hold it: {refusal:#}"),
+        });
+    }
     let mut encode_times = Vec::with_capacity(runs);
     let mut bytes = Vec::new();
     for _ in 0..runs {
@@ -91,19 +106,21 @@ fn measure(
         bar.inc(1);
     }
     let mut decode_times = Vec::with_capacity(runs);
-    let mut decoded = Json::Null;
+    let mut decoded = Value::Null;
     for _ in 0..runs {
         let start = Instant::now();
         decoded = formats::decode(format, &bytes)?;
         decode_times.push(start.elapsed());
         bar.inc(1);
     }
+    let round_trip = match value::first_difference(value, &decoded) {
+        None => "exact".to_owned(),
+        Some(difference) => format!("differs {difference}"),
+    };
     Ok(Row {
         format,
-        bytes: bytes.len(),
-        encode: median(encode_times),
-        decode: median(decode_times),
-        exact: decoded == *value,
+        measured: Some((bytes.len(), median(encode_times), median(decode_times))),
+        round_trip,
     })
 }
 
@@ -116,10 +133,11 @@ fn write_table(out: &mut impl Write, name: &str, runs: usize, rows: &[Row]) -> R
     let json_bytes = rows
         .iter()
         .find(|row| row.format == Format::Json)
-        .map_or(1, |row| row.bytes.max(1));
+        .and_then(|row| row.measured)
+        .map_or(1, |(bytes, _, _)| bytes.max(1));
     writeln!(
         out,
-        "{name}, as a JSON value; median of {runs} runs (decode: to a JSON value)"
+        "{name}; median of {runs} runs (decode: to sfmt's value; round trip: compared exactly)"
     )?;
     writeln!(
         out,
@@ -127,20 +145,28 @@ fn write_table(out: &mut impl Write, name: &str, runs: usize, rows: &[Row]) -> R
         "format", "bytes", "vs JSON", "encode ms", "decode ms"
     )?;
     for row in rows {
-        let round_trip = match (row.exact, row.format) {
-            (true, _) => "exact",
-            (false, Format::TypedColumn) => "objects read back as [key, value] lists",
-            (false, _) => "differs",
-        };
-        writeln!(
-            out,
-            "{:<13} {:>12} {:>8.3} {:>11.3} {:>11.3}  {round_trip}",
-            row.format.name(),
-            thousands(row.bytes as u64),
-            row.bytes as f64 / json_bytes as f64,
-            row.encode.as_secs_f64() * 1e3,
-            row.decode.as_secs_f64() * 1e3,
-        )?;
+        match row.measured {
+            Some((bytes, encode, decode)) => writeln!(
+                out,
+                "{:<13} {:>12} {:>8.3} {:>11.3} {:>11.3}  {}",
+                row.format.name(),
+                thousands(bytes as u64),
+                bytes as f64 / json_bytes as f64,
+                encode.as_secs_f64() * 1e3,
+                decode.as_secs_f64() * 1e3,
+                row.round_trip,
+            )?,
+            None => writeln!(
+                out,
+                "{:<13} {:>12} {:>8} {:>11} {:>11}  {}",
+                row.format.name(),
+                "-",
+                "-",
+                "-",
+                "-",
+                row.round_trip,
+            )?,
+        }
     }
     Ok(())
 }

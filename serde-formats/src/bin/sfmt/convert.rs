@@ -1,4 +1,5 @@
-//! `sfmt convert IN OUT`: decode IN into a JSON value and encode that as OUT's format.
+//! `sfmt convert IN OUT`: decode IN into sfmt's exact value model and encode that as OUT's format, or
+//! refuse with one line naming the first value OUT's format cannot hold (see `value.rs`).
 
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;

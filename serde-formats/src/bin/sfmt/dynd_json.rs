@@ -1,34 +1,101 @@
-//! JSON values as self-describing DyND arrays (`array[Any]`), without losing anything.
+//! sfmt values as self-describing DyND arrays (`array[Any]`) and back, without losing anything.
 //!
 //! `dynd::infer_type` needs every element of a sequence (and every value of a map) to have one
-//! type, which JSON does not promise. Here the datashape is inferred from the JSON itself:
-//! `null` is `void`, booleans `bool`, integers `int64` (`uint64` above `i64::MAX`), other
-//! numbers `float64`, strings `string`, objects structs `{key: T, ...}`. An array whose elements
+//! type, which JSON does not promise. Here the datashape is inferred from the value itself:
+//! `null` is `void`, booleans `bool`, integers `int64` (`uint64` above `i64::MAX`, `int128` /
+//! `uint128` past 64 bits), float32 `float32`, float64 `float64`, strings `string`, bins
+//! `bytes`, maps structs `{key: T, ...}` (string keys, all distinct). An array whose elements
 //! unify is `var * T`; elements unify when their types are equal, when one is `null` (`?T`),
 //! or when they are arrays, structs with the same keys, or tuples of the same length whose
 //! parts unify. Any other array is a tuple `(T0, T1, ...)`, so mixed arrays convert too. Read
-//! back, every value gives the same JSON (integers stay integers, `1.0` stays a float).
+//! back, every value is the same (integers stay integers, `1.0` stays a float).
+//!
+//! Reading any DyND file: fixed-width integers become integers, `char` a string, `bytes[N]` a
+//! bin, a nested `array[T]` its value, missing values and `void` null. Complex numbers, `type`
+//! values and a present-but-missing `??T` have no sfmt value and are refused with their path.
 
-use anyhow::{anyhow, Result};
-use serde_formats::dynd::{Array, Type, Value};
-use serde_json::Value as Json;
+use anyhow::{anyhow, bail, Result};
+use serde_formats::dynd::{Array, Type, Value as Dynd};
 
-/// The `array[Any]` of a JSON value.
-pub fn to_array(json: &Json) -> Result<Array> {
-    let ty = settle(infer(json));
-    let value = convert(json, &ty)?;
+use crate::value::{Path, Value};
+
+/// The `array[Any]` of a value (which [`crate::value::check`] has passed for dynd).
+pub fn to_array(value: &Value) -> Result<Array> {
+    let ty = settle(infer(value));
+    let value = convert(value, &ty)?;
     Ok(Array { ty, value })
 }
 
-fn infer(json: &Json) -> Type {
-    match json {
-        Json::Null => Type::Void,
-        Json::Bool(_) => Type::Bool,
-        Json::Number(n) if n.is_i64() => Type::Int64,
-        Json::Number(n) if n.is_u64() => Type::UInt64,
-        Json::Number(_) => Type::Float64,
-        Json::String(_) => Type::String,
-        Json::Array(items) => {
+/// The value of a DyND value.
+pub fn from_dynd(value: Dynd) -> Result<Value> {
+    read(value, &Path::default())
+}
+
+fn read(value: Dynd, path: &Path) -> Result<Value> {
+    Ok(match value {
+        Dynd::Missing | Dynd::Void => Value::Null,
+        Dynd::Present(inner) => match *inner {
+            Dynd::Missing => bail!(
+                "a present optional holding a missing one (`??T`) at {path} has no sfmt value"
+            ),
+            inner => read(inner, path)?,
+        },
+        Dynd::Bool(v) => Value::Bool(v),
+        Dynd::Int8(v) => Value::int(i128::from(v)),
+        Dynd::Int16(v) => Value::int(i128::from(v)),
+        Dynd::Int32(v) => Value::int(i128::from(v)),
+        Dynd::Int64(v) => Value::int(i128::from(v)),
+        Dynd::Int128(v) => Value::int(v),
+        Dynd::UInt8(v) => Value::UInt(u128::from(v)),
+        Dynd::UInt16(v) => Value::UInt(u128::from(v)),
+        Dynd::UInt32(v) => Value::UInt(u128::from(v)),
+        Dynd::UInt64(v) => Value::UInt(u128::from(v)),
+        Dynd::UInt128(v) => Value::UInt(v),
+        Dynd::Float32(v) => Value::F32(v),
+        Dynd::Float64(v) => Value::F64(v),
+        Dynd::Char(v) => Value::Str(v.to_string()),
+        Dynd::String(v) => Value::Str(v),
+        Dynd::Bytes(v) => Value::Bin(v),
+        Dynd::List(items) | Dynd::Tuple(items) => Value::Array(
+            items
+                .into_iter()
+                .enumerate()
+                .map(|(i, item)| read(item, &path.index(i)))
+                .collect::<Result<_>>()?,
+        ),
+        Dynd::Struct(fields) => Value::Map(
+            fields
+                .into_iter()
+                .map(|(name, field)| {
+                    let key = Value::Str(name);
+                    let field = read(field, &path.key(&key))?;
+                    Ok((key, field))
+                })
+                .collect::<Result<_>>()?,
+        ),
+        Dynd::Array(array) => read(array.value, path)?,
+        other @ (Dynd::ComplexFloat32(..) | Dynd::ComplexFloat64(..) | Dynd::Type(_)) => {
+            bail!("the DyND value {other:?} at {path} has no sfmt value")
+        }
+    })
+}
+
+fn infer(value: &Value) -> Type {
+    match value {
+        Value::Null => Type::Void,
+        Value::Bool(_) => Type::Bool,
+        Value::UInt(v) if *v <= i64::MAX as u128 => Type::Int64,
+        Value::UInt(v) if *v <= u128::from(u64::MAX) => Type::UInt64,
+        Value::UInt(_) => Type::UInt128,
+        Value::Int(v) if *v >= i128::from(i64::MIN) => Type::Int64,
+        Value::Int(_) => Type::Int128,
+        Value::F32(_) => Type::Float32,
+        Value::F64(_) => Type::Float64,
+        Value::Str(_) => Type::String,
+        Value::Bin(_) => Type::Bytes,
+        // Refused before: `check` finds extensions and maps that are not structs.
+        Value::Ext(..) => Type::Void,
+        Value::Array(items) => {
             let types: Vec<Type> = items.iter().map(infer).collect();
             let mut rest = types.iter();
             let unified = match rest.next() {
@@ -41,12 +108,19 @@ fn infer(json: &Json) -> Type {
                 None => Type::Tuple(types),
             }
         }
-        Json::Object(fields) => Type::Struct(
+        Value::Map(fields) => Type::Struct(
             fields
                 .iter()
-                .map(|(name, value)| (name.clone(), infer(value)))
+                .map(|(name, value)| (key_name(name), infer(value)))
                 .collect(),
         ),
+    }
+}
+
+fn key_name(key: &Value) -> String {
+    match key {
+        Value::Str(name) => name.clone(),
+        other => other.describe(),
     }
 }
 
@@ -109,37 +183,50 @@ fn settle(ty: Type) -> Type {
     }
 }
 
-/// The value of `json` laid out as `ty` (a type [`infer`] and [`unify`] gave for it).
-fn convert(json: &Json, ty: &Type) -> Result<Value> {
-    let mismatch = || anyhow!("internal error: JSON {json} does not fit the datashape {ty}");
-    Ok(match (ty, json) {
-        (Type::Void, Json::Null) => Value::Void,
-        (Type::Option(_), Json::Null) => Value::Missing,
-        (Type::Option(inner), json) => convert(json, inner)?,
-        (Type::Bool, Json::Bool(v)) => Value::Bool(*v),
-        (Type::Int64, Json::Number(n)) => Value::Int64(n.as_i64().ok_or_else(mismatch)?),
-        (Type::UInt64, Json::Number(n)) => Value::UInt64(n.as_u64().ok_or_else(mismatch)?),
-        (Type::Float64, Json::Number(n)) => Value::Float64(n.as_f64().ok_or_else(mismatch)?),
-        (Type::String, Json::String(v)) => Value::String(v.clone()),
-        (Type::Var(element), Json::Array(items)) => Value::List(
+/// `value` laid out as `ty` (a type [`infer`] and [`unify`] gave for it).
+fn convert(value: &Value, ty: &Type) -> Result<Dynd> {
+    let mismatch = || {
+        anyhow!(
+            "internal error: {} does not fit the datashape {ty}",
+            value.describe()
+        )
+    };
+    Ok(match (ty, value) {
+        (Type::Void, Value::Null) => Dynd::Void,
+        (Type::Option(_), Value::Null) => Dynd::Missing,
+        (Type::Option(inner), value) => convert(value, inner)?,
+        (Type::Bool, Value::Bool(v)) => Dynd::Bool(*v),
+        (Type::Int64, Value::UInt(v)) => Dynd::Int64(i64::try_from(*v).map_err(|_| mismatch())?),
+        (Type::Int64, Value::Int(v)) => Dynd::Int64(i64::try_from(*v).map_err(|_| mismatch())?),
+        (Type::UInt64, Value::UInt(v)) => Dynd::UInt64(u64::try_from(*v).map_err(|_| mismatch())?),
+        (Type::Int128, Value::Int(v)) => Dynd::Int128(*v),
+        (Type::UInt128, Value::UInt(v)) => Dynd::UInt128(*v),
+        (Type::Float32, Value::F32(v)) => Dynd::Float32(*v),
+        (Type::Float64, Value::F64(v)) => Dynd::Float64(*v),
+        (Type::String, Value::Str(v)) => Dynd::String(v.clone()),
+        (Type::Bytes, Value::Bin(v)) => Dynd::Bytes(v.clone()),
+        (Type::Var(element), Value::Array(items)) => Dynd::List(
             items
                 .iter()
                 .map(|item| convert(item, element))
                 .collect::<Result<_>>()?,
         ),
-        (Type::Tuple(parts), Json::Array(items)) if parts.len() == items.len() => Value::Tuple(
+        (Type::Tuple(parts), Value::Array(items)) if parts.len() == items.len() => Dynd::Tuple(
             items
                 .iter()
                 .zip(parts)
                 .map(|(item, part)| convert(item, part))
                 .collect::<Result<_>>()?,
         ),
-        (Type::Struct(fields), Json::Object(object)) if fields.len() == object.len() => {
-            Value::Struct(
+        (Type::Struct(fields), Value::Map(entries)) if fields.len() == entries.len() => {
+            Dynd::Struct(
                 fields
                     .iter()
-                    .map(|(name, field)| {
-                        let value = object.get(name).ok_or_else(mismatch)?;
+                    .zip(entries)
+                    .map(|((name, field), (key, value))| {
+                        if key_name(key) != *name {
+                            return Err(mismatch());
+                        }
                         Ok((name.clone(), convert(value, field)?))
                     })
                     .collect::<Result<_>>()?,
@@ -153,50 +240,59 @@ fn convert(json: &Json, ty: &Type) -> Result<Value> {
 mod tests {
     use super::*;
     use serde_formats::dynd;
-    use serde_json::json;
 
-    fn round_trip(json: Json) -> String {
-        let array = to_array(&json).unwrap();
+    fn round_trip(json: &str) -> String {
+        let value = crate::json::read(json.as_bytes()).unwrap();
+        let array = to_array(&value).unwrap();
         let bytes = dynd::to_bytes(&array).unwrap();
         let back = dynd::from_array_bytes(&bytes).unwrap();
-        assert_eq!(Json::from(back.value), json);
+        assert_eq!(from_dynd(back.value).unwrap(), value, "{json}");
         back.ty.to_string()
     }
 
     #[test]
     fn records_become_a_var_array_of_structs() {
-        let ty = round_trip(json!([{"id": 1, "name": "a"}, {"id": 2, "name": null}]));
+        let ty = round_trip(r#"[{"id": 1, "name": "a"}, {"id": 2, "name": null}]"#);
         assert_eq!(ty, "var * {id: int64, name: ?string}");
     }
 
     #[test]
     fn mixed_arrays_become_tuples_and_keep_integers_apart_from_floats() {
-        assert_eq!(round_trip(json!([1, 2.5, "x"])), "(int64, float64, string)");
+        assert_eq!(round_trip("[1, 2.5, \"x\"]"), "(int64, float64, string)");
+        assert_eq!(round_trip("[[], [1], [null, 2]]"), "var * var * ?int64");
+        assert_eq!(round_trip(r#"[[], ["a"]]"#), "var * var * string");
+        assert_eq!(round_trip("[[], []]"), "var * var * void");
+        assert_eq!(round_trip("[]"), "var * void");
         assert_eq!(
-            round_trip(json!([[], [1], [null, 2]])),
-            "var * var * ?int64"
-        );
-        assert_eq!(round_trip(json!([[], ["a"]])), "var * var * string");
-        assert_eq!(round_trip(json!([[], []])), "var * var * void");
-        assert_eq!(round_trip(json!([])), "var * void");
-        assert_eq!(
-            round_trip(json!([[1, "a"], [2, "b"]])),
+            round_trip(r#"[[1, "a"], [2, "b"]]"#),
             "var * (int64, string)"
         );
         assert_eq!(
-            round_trip(json!([[1, 2], [3, "b"]])),
+            round_trip(r#"[[1, 2], [3, "b"]]"#),
             "(var * int64, (int64, string))"
         );
     }
 
     #[test]
-    fn scalars_nulls_and_big_integers_round_trip() {
-        assert_eq!(round_trip(json!(null)), "void");
-        assert_eq!(round_trip(json!([null, null])), "var * void");
-        assert_eq!(round_trip(json!(u64::MAX)), "uint64");
+    fn scalars_nulls_big_integers_and_tagged_values_round_trip() {
+        assert_eq!(round_trip("null"), "void");
+        assert_eq!(round_trip("[null, null]"), "var * void");
+        assert_eq!(round_trip("18446744073709551615"), "uint64");
         assert_eq!(
-            round_trip(json!({"a b": [true], "": 1.0})),
-            "{'': float64, 'a b': var * bool}"
+            round_trip("340282366920938463463374607431768211455"),
+            "uint128"
+        );
+        assert_eq!(
+            round_trip("-170141183460469231731687303715884105728"),
+            "int128"
+        );
+        assert_eq!(
+            round_trip(r#"{"a b": [true], "": 1.0}"#),
+            "{'a b': var * bool, '': float64}"
+        );
+        assert_eq!(
+            round_trip(r#"[{"$f32": 0.1}, {"$bin": "AAE="}, {"$f64": "NaN"}, {}]"#),
+            "(float32, bytes, float64, {})"
         );
     }
 }

@@ -1,19 +1,21 @@
-//! The formats sfmt knows: names, detection, and conversion to and from JSON values.
+//! The formats sfmt knows: names, detection, and conversion to and from [`Value`]s.
 //!
-//! Every conversion goes through [`serde_json::Value`]. Where a format cannot say everything
-//! JSON says, the mapping is documented on [`encode`] and [`decode`].
+//! Every conversion goes through [`Value`], which holds everything every format holds. A value
+//! the target format has no exact form for is refused before anything is written (see
+//! [`crate::value::check`]); the mapping of each format is documented on [`encode`]
+//! and [`decode`].
 
 use std::fmt;
 use std::io::{Seek, Write};
 use std::path::Path;
 
 use anyhow::{anyhow, bail, Result};
-use serde::de::IgnoredAny;
 use serde::Deserialize;
 use serde_formats::{dynd, toc, typed_column, vector};
 use serde_json::Value as Json;
 
-use crate::dynd_json;
+use crate::value::{self, Value};
+use crate::{dynd_json, json, typed_value};
 
 /// A file format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,7 +112,7 @@ pub fn sniff(bytes: &[u8]) -> Option<Format> {
     if vector::from_bytes(bytes).is_ok() {
         return Some(Format::Vector);
     }
-    if serde_json::from_slice::<IgnoredAny>(bytes).is_ok() {
+    if json::is_json(bytes) {
         return Some(Format::Json);
     }
     if read_msgpack(bytes).is_ok() {
@@ -129,26 +131,32 @@ pub fn undetected(path: &Path) -> anyhow::Error {
     )
 }
 
-/// Decodes a file of `format` into JSON.
+/// Decodes a file of `format` into a [`Value`], exactly.
 ///
-/// - toc, msgpack: byte strings become arrays of numbers, map keys that are not strings their
-///   JSON text (`1`, `true`), NaN and infinities `null`;
-/// - dynd: the JSON of [`dynd::Value`] (missing values and `void` are `null`);
-/// - typed-column: what `deserialize_any` gives: a Column is an array (so maps written as
-///   `[key, value]` pairs come back as such, and unit/`null` as `[]`), integer Fractions are
-///   integers, other Fractions and Floats are floats.
-pub fn decode(format: Format, bytes: &[u8]) -> Result<Json> {
+/// - JSON: plain JSON and the tagged forms of [`crate::json`];
+/// - msgpack, toc: every MessagePack value (bin, float32, extensions, keys of any kind in file
+///   order, equal keys kept);
+/// - dynd: see [`crate::dynd_json`] (complex and `type` values are refused);
+/// - typed-column: see [`crate::typed_value`] (Columns are arrays; fractions that are neither
+///   integers nor exact float64s are refused).
+pub fn decode(format: Format, bytes: &[u8]) -> Result<Value> {
     match format {
-        Format::Json => Ok(serde_json::from_slice(bytes)?),
-        Format::Msgpack => Ok(toc_value_to_json(read_msgpack(bytes)?)),
-        Format::Toc => Ok(toc_value_to_json(toc::from_bytes::<toc::Value>(bytes)?)),
-        Format::Dynd => Ok(Json::from(dynd::from_array_bytes(bytes)?.value)),
-        Format::TypedColumn => Ok(typed_column::from_bytes::<Json>(bytes)?),
+        Format::Json => json::read(bytes),
+        Format::Msgpack => read_msgpack(bytes),
+        Format::Toc => Ok(toc::from_bytes::<Value>(bytes)?),
+        Format::Dynd => dynd_json::from_dynd(dynd::from_array_bytes(bytes)?.value),
+        Format::TypedColumn => typed_value::read(bytes),
         Format::Vector => bail!(
             "VectorSaver files hold typed vectors, not JSON values: sfmt inspects them but does \
              not convert them"
         ),
     }
+}
+
+/// [`decode`], as a `serde_json::Value` in the tagged form (for summaries: keys sorted, integers
+/// past 64 bits as floats).
+pub fn decode_json(format: Format, bytes: &[u8]) -> Result<Json> {
+    json::to_serde_json(&decode(format, bytes)?)
 }
 
 /// Settings of the encoders.
@@ -169,52 +177,49 @@ impl Default for EncodeOptions {
     }
 }
 
-/// Encodes `value` as `format` into `out`.
+/// Encodes `value` as `format` into `out`, exactly, or refuses with the first value `format`
+/// has no form for and its path (nothing is written then).
 ///
-/// - JSON and msgpack keep everything;
-/// - toc writes the value's MessagePack with a table of contents (`--block-size`);
-/// - dynd writes a self-describing `array[Any]` whose datashape is inferred from the value
-///   (see [`dynd_json`]);
-/// - typed-column uses the crate's serde mapping: objects become Columns of `[key, value]`
-///   pairs and `null` an empty Column, since the format has no map or null kinds; integers
-///   outside `i64` are an error.
+/// - JSON: plain JSON, with the tagged forms of [`crate::json`] for what JSON cannot say;
+/// - msgpack: the smallest encodings, float32 as float32, extensions as extensions; integers
+///   must fit 64 bits;
+/// - toc: the same MessagePack with a table of contents (`--block-size`);
+/// - dynd: a self-describing `array[Any]` whose datashape is inferred from the value (see
+///   [`dynd_json`]); no extensions, and maps must have distinct string keys;
+/// - typed-column: see [`typed_value`]: no null, map, bin, float32, extension or integer
+///   outside `i64`.
 pub fn encode<W: Write + Seek>(
     format: Format,
-    value: &Json,
+    value: &Value,
     out: &mut W,
     options: &EncodeOptions,
 ) -> Result<()> {
+    value::check(value, format)?;
     match format {
-        Format::Json => {
-            if options.pretty {
-                serde_json::to_writer_pretty(&mut *out, value)?;
-            } else {
-                serde_json::to_writer(&mut *out, value)?;
-            }
-        }
+        Format::Json => json::write(&mut *out, value, options.pretty)?,
         Format::Msgpack => rmp_serde::encode::write(out, value)?,
         Format::Toc => {
             let config = toc::Config::new().block_size(options.block_size);
             toc::to_writer_with(out, value, &config)?;
         }
         Format::Dynd => dynd::to_writer(out, &dynd_json::to_array(value)?)?,
-        Format::TypedColumn => typed_column::to_writer(out, value)?,
+        Format::TypedColumn => typed_column::to_writer(out, &typed_value::Typed(value))?,
         Format::Vector => bail!("sfmt does not write VectorSaver files"),
     }
     Ok(())
 }
 
 /// Encodes `value` into a byte vector (for `compare`).
-pub fn encode_to_vec(format: Format, value: &Json, options: &EncodeOptions) -> Result<Vec<u8>> {
+pub fn encode_to_vec(format: Format, value: &Value, options: &EncodeOptions) -> Result<Vec<u8>> {
     let mut out = std::io::Cursor::new(Vec::new());
     encode(format, value, &mut out, options)?;
     Ok(out.into_inner())
 }
 
 /// Decodes one whole MessagePack value; bytes after it are an error.
-pub fn read_msgpack(bytes: &[u8]) -> Result<toc::Value> {
+pub fn read_msgpack(bytes: &[u8]) -> Result<Value> {
     let mut de = rmp_serde::Deserializer::new(std::io::Cursor::new(bytes));
-    let value = toc::Value::deserialize(&mut de).map_err(|err| {
+    let value = Value::deserialize(&mut de).map_err(|err| {
         let end = de.position();
         msgpack_error(&err, end)
     })?;
@@ -242,28 +247,8 @@ fn msgpack_error(err: &rmp_serde::decode::Error, at: u64) -> anyhow::Error {
     }
 }
 
-/// JSON for a MessagePack value (see [`decode`]).
-pub fn toc_value_to_json(value: toc::Value) -> Json {
-    match value {
-        toc::Value::Nil => Json::Null,
-        toc::Value::Bool(v) => Json::Bool(v),
-        toc::Value::UInt(v) => Json::from(v),
-        toc::Value::Int(v) => Json::from(v),
-        toc::Value::F64(v) => serde_json::Number::from_f64(v).map_or(Json::Null, Json::Number),
-        toc::Value::Str(v) => Json::String(v),
-        toc::Value::Bin(v) => Json::Array(v.into_iter().map(Json::from).collect()),
-        toc::Value::Array(items) => Json::Array(items.into_iter().map(toc_value_to_json).collect()),
-        toc::Value::Map(entries) => Json::Object(
-            entries
-                .into_iter()
-                .map(|(key, value)| {
-                    let key = match key {
-                        toc::Value::Str(key) => key,
-                        other => toc_value_to_json(other).to_string(),
-                    };
-                    (key, toc_value_to_json(value))
-                })
-                .collect(),
-        ),
-    }
+/// A MessagePack value as a `serde_json::Value` in the tagged form of [`crate::json`] (for
+/// `inspect`'s previews).
+pub fn toc_value_to_json(value: toc::Value) -> Result<Json> {
+    json::to_serde_json(&value::from_toc(value)?)
 }

@@ -111,12 +111,8 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
         }
     };
     let elapsed = start.elapsed();
-    let json = formats::toc_value_to_json(value);
-    if args.pretty {
-        serde_json::to_writer_pretty(&mut *out, &json)?;
-    } else {
-        serde_json::to_writer(&mut *out, &json)?;
-    }
+    // In file order, with the tagged forms of `convert` for bins, float32, NaN, other keys.
+    crate::json::write(&mut *out, &crate::value::from_toc(value)?, args.pretty)?;
     writeln!(out)?;
     out.flush()?;
     if args.stats {

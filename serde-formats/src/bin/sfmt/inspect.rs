@@ -59,7 +59,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
         Format::Dynd => inspect_dynd(&bytes, out).with_context(context),
         Format::Vector => inspect_vector(&bytes, out).with_context(context),
         Format::Json | Format::Msgpack => {
-            let value = formats::decode(format, &bytes).with_context(context)?;
+            let value = formats::decode_json(format, &bytes).with_context(context)?;
             writeln!(
                 out,
                 "format: {format}, {} bytes",
@@ -230,7 +230,7 @@ fn write_toc_node<S: Source>(
     for (key, child) in node.indexed_children(args.limit)? {
         let key = match key {
             toc::Value::Str(key) => key,
-            other => formats::toc_value_to_json(other).to_string(),
+            other => formats::toc_value_to_json(other)?.to_string(),
         };
         write_toc_node(&child, &key, node.data_start(), level + 1, args, lines, out)?;
     }
@@ -253,7 +253,7 @@ fn value_preview<S: Source>(node: &Node<'_, S>) -> Result<String> {
             Err(_) => format!("value, {} bytes", thousands(size)),
         });
     }
-    let json = formats::toc_value_to_json(node.decode::<toc::Value>()?);
+    let json = formats::toc_value_to_json(node.decode::<toc::Value>()?)?;
     Ok(format!("{} = {}", kind_of(&json), preview(&json)))
 }
 

@@ -13,8 +13,13 @@ mod formats;
 mod get;
 mod inspect;
 mod io;
+mod json;
 mod progress;
+#[cfg(test)]
+mod proptests;
 mod sample;
+mod typed_value;
+mod value;
 
 use std::io::Write;
 use std::process::ExitCode;
