@@ -1145,49 +1145,39 @@ impl<'r, S: Source> Node<'r, S> {
 }
 
 /// Scans `n` map entries for the key `segment`; returns the position of the matching value.
+/// A [`Segment::Key`] matches string keys only; a [`Segment::Index`] matches the integer key,
+/// else the first string key spelled as that integer (see the path docs).
 fn find_key(cur: &mut Cur<'_>, n: u32, segment: &Segment) -> Result<Option<usize>> {
-    let as_int = segment.as_int();
-    let text = match segment {
-        Segment::Key(text) => Some(text.as_bytes()),
-        Segment::Index(_) => None,
+    let (text, int) = match segment {
+        Segment::Key(text) => (text.clone(), None),
+        Segment::Index(i) => (i.to_string(), Some(*i)),
     };
-    let mut int_match = None;
+    let mut text_match = None;
     for _ in 0..n {
         let key_start = cur.pos();
-        let key_matches_text;
-        let mut key_int = None;
-        match cur.head()? {
-            Item::Str(len) => {
-                let body = cur.take(len as usize)?;
-                key_matches_text = text == Some(body);
-            }
-            Item::UInt(v) => {
-                key_matches_text = false;
-                key_int = i64::try_from(v).ok();
-            }
-            Item::Int(v) => {
-                key_matches_text = false;
-                key_int = Some(v);
-            }
+        let (matches_text, key_int) = match cur.head()? {
+            Item::Str(len) => (cur.take(len as usize)? == text.as_bytes(), None),
+            Item::UInt(v) => (false, i64::try_from(v).ok()),
+            Item::Int(v) => (false, Some(v)),
             _ => {
                 cur.set_pos(key_start);
                 cur.skip_value()?;
-                key_matches_text = false;
+                (false, None)
             }
-        }
+        };
         let value_pos = cur.pos();
-        if key_matches_text {
+        if int.is_some() && key_int == int {
             return Ok(Some(value_pos));
         }
-        if int_match.is_none() && key_int.is_some() && key_int == as_int {
-            if text.is_none() {
+        if matches_text {
+            if int.is_none() {
                 return Ok(Some(value_pos));
             }
-            int_match = Some(value_pos);
+            text_match = text_match.or(Some(value_pos));
         }
         cur.skip_value()?;
     }
-    Ok(int_match)
+    Ok(text_match)
 }
 
 fn resolve_index(segment: &Segment, len: u64) -> Result<u64> {
@@ -1202,9 +1192,5 @@ fn resolve_index(segment: &Segment, len: u64) -> Result<u64> {
 
 #[cold]
 fn not_found(segment: &Segment) -> Error {
-    let name = match segment {
-        Segment::Key(key) => format!("no child `{key}`"),
-        Segment::Index(i) => format!("no child {i}"),
-    };
-    Error::with_message(ErrorKind::PathNotFound, name)
+    Error::with_message(ErrorKind::PathNotFound, format!("no child `/{segment}`"))
 }
