@@ -76,7 +76,8 @@ fn inspect_toc(args: &Args, out: &mut impl Write) -> Result<()> {
     let stats = reader.toc_stats()?;
     writeln!(
         out,
-        "format: toc (MessagePack with a table of contents, msglc)"
+        "format: toc ({} with a table of contents, msglc)",
+        reader.codec()
     )?;
     writeln!(out, "file: {} bytes", thousands(size))?;
     writeln!(
@@ -161,7 +162,11 @@ fn write_toc_node<S: Source>(
     let nested = if node.data_start() == parent_data_start {
         String::new()
     } else {
-        format!(", nested file with data at byte {}", node.data_start())
+        format!(
+            ", nested {} file with data at byte {}",
+            node.codec(),
+            node.data_start()
+        )
     };
     let what = match node.shape() {
         NodeShape::Map => format!("map, {} entries, indexed", node.len()?),
