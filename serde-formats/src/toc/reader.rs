@@ -655,16 +655,16 @@ impl<'r, S: Source> Node<'r, S> {
             }
             Kind::Data { start, end } => {
                 let mut head_len = (end - start).min(9);
-                let first = *self
-                    .reader
-                    .read_data(&self.file, start, start + head_len.min(1))?
-                    .first()
-                    .unwrap_or(&0);
                 let container = match self.file.codec {
                     Codec::MessagePack => true,
                     // A CBOR scalar's head would read it whole; an indefinite-length container
                     // is counted to its break.
                     Codec::Cbor => {
+                        let first = *self
+                            .reader
+                            .read_data(&self.file, start, start + head_len.min(1))?
+                            .first()
+                            .unwrap_or(&0);
                         if first == 0x9f || first == 0xbf {
                             head_len = end - start;
                         }
