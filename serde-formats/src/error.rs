@@ -93,6 +93,8 @@ pub enum ErrorKind {
     PathNotFound,
     /// Malformed MessagePack data.
     BadMsgpack,
+    /// Malformed CBOR data (the CBOR variant of a toc file).
+    BadCbor,
 
     // ---- vector ----
     /// An unknown vector encoding number.
@@ -135,6 +137,7 @@ impl ErrorKind {
             ErrorKind::BadToc => "malformed table of contents",
             ErrorKind::PathNotFound => "path not found",
             ErrorKind::BadMsgpack => "malformed MessagePack",
+            ErrorKind::BadCbor => "malformed CBOR",
             ErrorKind::UnknownEncoding => "unknown vector encoding",
             ErrorKind::UnknownTypeKind => "unknown vector type kind",
             ErrorKind::BadIndex => "index, offset or size out of range",

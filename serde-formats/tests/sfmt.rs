@@ -368,7 +368,8 @@ fn get_prints_one_path_as_json() {
     assert_eq!(get("records/7"), rich_json()["records"][7]);
     assert_eq!(get("records/-1/id"), json!(39));
     assert_eq!(get("big"), json!(u64::MAX));
-    assert_eq!(get("/a~1b/~0"), json!([]));
+    assert_eq!(get("//a~1b/~0"), json!([]));
+    assert_eq!(get("/"), json!({"a/b": {"~": []}}));
     assert_eq!(get(""), rich_json());
     let (stdout, stderr) = ok(&["get", &file, "mixed/5", "--pretty"]);
     assert_eq!(stdout, "{\n  \"five\": 5\n}\n");
@@ -605,10 +606,10 @@ fn a_path_missing_from_a_toc_file_is_one_line() {
     let file = path(&dir, "data.toc");
     ok(&["convert", &input, &file]);
     for (path, missing) in [
-        ("nope", "no child `nope`"),
-        ("records/40", "no child `40`"),
-        ("records/x", "no child `x`"),
-        ("name/0", "no child `0`"),
+        ("nope", "no child `/nope`"),
+        ("records/40", "no child `/40`"),
+        ("records/x", "no child `/x`"),
+        ("name/0", "no child `/0`"),
     ] {
         let line = fails(&["get", &file, path]);
         assert_eq!(
@@ -645,7 +646,7 @@ fn combined_toc_files_show_their_nested_files_and_read_through_them() {
     );
     assert!(
         stdout.contains(&format!(
-            "    b  string = \"hello\" [0, 6), nested file with data at byte {}\n",
+            "    b  string = \"hello\" [0, 6), nested MessagePack file with data at byte {}\n",
             50 + a.len() + 50
         )),
         "{stdout}"
@@ -700,4 +701,34 @@ fn nesting_past_the_limits_is_one_line() {
     assert!(line.contains("depth limit"), "{line}");
     let line = fails(&["convert", &packed, &path(&dir, "x.dynd")]);
     assert!(line.starts_with("error: cannot write "), "{line}");
+}
+
+#[test]
+fn cbor_toc_files_from_msglc_are_inspected_and_read_by_path() {
+    // msglc (provisioned by integration-tests) writes a CBOR file with integer, string-number
+    // and empty keys.
+    let dir = dir();
+    let file = path(&dir, "cbor.toc");
+    let script = "import sys, msglc\n\
+        from msglc.codec import CBORCodec\n\
+        obj = {1: 'int one', '1': 'string one', '': [1.5, float('nan'), b'\\x00'], 'big': list(range(3000))}\n\
+        msglc.dump(sys.argv[1], obj, packer=CBORCodec())\n";
+    let status = std::process::Command::new(integration_tests::python_peers::python())
+        .args(["-c", script, &file])
+        .status()
+        .unwrap();
+    assert!(status.success(), "msglc could not write the CBOR file");
+    let (stdout, _) = ok(&["inspect", &file]);
+    assert!(
+        stdout.starts_with("format: toc (CBOR with a table of contents, msglc)\n"),
+        "{stdout}"
+    );
+    let get = |p: &str| ok(&["get", &file, p]).0;
+    assert_eq!(get("/1"), "\"int one\"\n");
+    assert_eq!(get("/'1'"), "\"string one\"\n");
+    assert_eq!(get("/big/-1"), "2999\n");
+    assert_eq!(get("/big/1234"), "1234\n");
+    // NaN has no JSON form: sfmt prints it as it prints NaN from MessagePack files.
+    let empty_key = get("/");
+    assert!(empty_key.starts_with("[1.5,"), "{empty_key}");
 }

@@ -21,8 +21,11 @@ fuzz_target!(|data: &[u8]| {
     let _ = root.len();
     let _ = root.keys::<Value>();
     let _ = root.decode::<Value>();
-    for path in ["0", "-1", "1/0", "a", "0/a/1", "p/t"] {
+    let _ = root.indexed_children(4);
+    let _ = reader.toc_stats();
+    for path in ["0", "-1", "1/0", "a", "0/a/1", "p/t", "/", "'0'"] {
         if let Ok(node) = reader.node(path) {
+            let _ = node.codec();
             let _ = node.len();
             let _ = node.keys::<String>();
             let _ = node.decode::<Value>();

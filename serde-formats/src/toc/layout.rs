@@ -2,6 +2,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 
+use super::codec::Codec;
 use super::msgpack::{Cursor, Head};
 
 /// Length of the magic field.
@@ -63,7 +64,8 @@ pub(crate) struct Header {
 }
 
 impl Header {
-    /// Parses the magic and header of a file whose first byte is at absolute offset `base`.
+    /// Parses the magic and header of a file whose first byte is at absolute offset `base`,
+    /// in either codec ([`Codec::of_prefix`]).
     pub(crate) fn parse(prefix: &[u8], magic: &[u8; MAGIC_LEN], base: u64) -> Result<Header> {
         if prefix.len() < DATA_START {
             let matching = prefix.len().min(MAGIC_LEN);
@@ -80,16 +82,21 @@ impl Header {
         }
         let field_a = &prefix[MAGIC_LEN..MAGIC_LEN + HEADER_FIELD_LEN];
         let field_b = &prefix[MAGIC_LEN + HEADER_FIELD_LEN..DATA_START];
-        if field_a[0] != 0 {
+        let (a_at, b_at) = (
+            base + MAGIC_LEN as u64,
+            base + (MAGIC_LEN + HEADER_FIELD_LEN) as u64,
+        );
+        let (toc_start, toc_len) = match Codec::of_prefix(prefix) {
+            Codec::MessagePack => (
+                decode_header_field(field_a, a_at)?,
+                decode_header_field(field_b, b_at)?,
+            ),
             // msglc's CBOR variant left-aligns its integers, so its first byte is never zero.
-            return Err(Error::with_message(
-                ErrorKind::Unsupported,
-                "CBOR variant of the format (header not right-aligned MessagePack)",
-            )
-            .with_position(crate::Position::Byte(base + MAGIC_LEN as u64)));
-        }
-        let toc_start = decode_header_field(field_a, base + MAGIC_LEN as u64)?;
-        let toc_len = decode_header_field(field_b, base + (MAGIC_LEN + HEADER_FIELD_LEN) as u64)?;
+            Codec::Cbor => (
+                super::cbor::decode_header_field(field_a, a_at)?,
+                super::cbor::decode_header_field(field_b, b_at)?,
+            ),
+        };
         Ok(Header { toc_start, toc_len })
     }
 

@@ -19,7 +19,8 @@
 //!
 //! Stability: files written by this module are byte-identical to msglc's Python writer for the
 //! same value and settings, and that is a promise: any change would be a breaking change made
-//! only together with msglc. Every file msglc writes with its MessagePack codec reads here.
+//! only together with msglc. Every file msglc writes reads here, with its MessagePack codec or
+//! its CBOR one ([the CBOR variant](#the-cbor-variant)).
 //!
 //! ## File layout
 //!
@@ -89,8 +90,40 @@
 //! - msglc's `configure()` clamps the trivial size to the block size; [`Config`] does not, so
 //!   set both to msglc's effective values to get identical files.
 //! - The depth limit (128) applies to the value and to the TOC.
-//! - msglc's CBOR variant is recognised and rejected with `Unsupported`.
+//! - msglc's CBOR variant is read, never written; see below.
+//!
+//! ## The CBOR variant
+//!
+//! msglc writes the same layout with CBOR (RFC 8949) instead of MessagePack when given
+//! `packer=CBORCodec()`: the data, the TOC (same nodes, same keys) and the header integers
+//! are CBOR, and each header field holds its integer *left*-aligned, zero bytes after it (18045
+//! is `19 46 7d 00 x7`). As msglc does, the reader tells the codec by the first header byte:
+//! zero for MessagePack, anything else for CBOR ([`Reader::codec`]). A combined file may hold
+//! members of either codec, each told by its own header ([`Node::codec`]).
+//!
+//! CBOR values are read as the [`Value`] (and serde data) that msglc's MessagePack file of the
+//! same Python object gives:
+//!
+//! | CBOR | read as |
+//! | --- | --- |
+//! | unsigned / negative integer | [`Value::UInt`] / [`Value::Int`]; below -2^63: `Unsupported` |
+//! | float16, float32, float64 | [`Value::F64`], widened exactly (Python has one float type; cbor2 writes NaN and infinities as float16) |
+//! | byte / text string, definite or indefinite length | [`Value::Bin`] / [`Value::Str`] (chunks joined) |
+//! | array / map, definite or indefinite length | [`Value::Array`] / [`Value::Map`], entries in order |
+//! | `false`, `true`, `null` | [`Value::Bool`], [`Value::Nil`] |
+//! | tag 2 / 3 (bignum) | the integer when it fits 64 bits (as RFC 8949 says it is equal to it), else `Unsupported` |
+//! | tag 55799 (self-described CBOR) | the tagged item |
+//! | any other tag, `undefined`, other simple values | `Unsupported`, at the item's offset |
+//!
+//! Malformed CBOR (a stray break, a reserved byte, a two-byte simple value below 32, an
+//! indefinite map missing a value) is [`ErrorKind::BadCbor`] at its offset. Nesting, of
+//! definite or indefinite containers and tags, is bounded by the depth limit; a count larger
+//! than the remaining bytes is refused before anything is allocated. [`Node::to_msgpack`] gives
+//! the value as MessagePack (at most 3 times the CBOR's size); decoding goes through it, and an
+//! error found there names the offset of the CBOR item behind it.
 
+mod cbor;
+mod codec;
 mod combine;
 mod de;
 mod ext;
@@ -109,6 +142,7 @@ use serde::{de::DeserializeOwned, Serialize};
 
 use crate::error::{Error, ErrorKind, Result};
 
+pub use codec::Codec;
 pub use combine::{combine_list, combine_map, Combiner};
 pub use layout::{DATA_START, DEFAULT_MAGIC, MAGIC_LEN};
 pub use path::{IntoPath, Path, Segment};

@@ -11,8 +11,8 @@ use serde::de::DeserializeOwned;
 
 use crate::error::{Error, ErrorKind, Position, Result};
 
+use super::codec::{Codec, Cur, Item};
 use super::layout::{write_array_len, write_map_len, Header, DATA_START};
-use super::msgpack::{Cursor, Head};
 use super::path::{IntoPath, Segment};
 use super::{de, Config};
 
@@ -100,6 +100,17 @@ struct File {
     /// The TOC bytes when the source is not in memory.
     toc: Option<Vec<u8>>,
     toc_len: usize,
+    /// The codec of its header, data and TOC.
+    codec: Codec,
+    depth_limit: usize,
+}
+
+impl File {
+    /// A cursor at `pos` of `buf` (whose first byte is at absolute offset `base`) in this
+    /// file's codec.
+    fn cur<'s>(&self, buf: &'s [u8], pos: usize, base: u64) -> Cur<'s> {
+        self.codec.cursor(buf, pos, base, self.depth_limit)
+    }
 }
 
 /// A lazy reader of one file.
@@ -231,6 +242,12 @@ impl<S: Source> Reader<S> {
         self.root()?.decode()
     }
 
+    /// The codec of the file (of its outer file, for a combined file: its members have their
+    /// own, see [`Node::codec`]).
+    pub fn codec(&self) -> Codec {
+        self.root_file.codec
+    }
+
     /// The length of the data section (the header's `toc_start`).
     pub fn data_len(&self) -> u64 {
         self.root_file.data_len
@@ -285,9 +302,9 @@ impl<S: Source> Reader<S> {
             Kind::Array { t_pos, .. } => (t_pos, false),
         };
         stats.indexed += 1;
-        let mut cur = Cursor::at(toc, t_pos, base);
+        let mut cur = node.file.cur(toc, t_pos, base);
         let n = match cur.head()? {
-            Head::Map(n) | Head::Array(n) => n,
+            Item::Map(n) | Item::Array(n) => n,
             _ => return Err(bad_toc(base + t_pos as u64, "\"t\" changed")),
         };
         for _ in 0..n {
@@ -335,12 +352,11 @@ impl<S: Source> Reader<S> {
             ));
         }
         let toc = self.toc(file);
-        let mut cur = Cursor::at(toc, pos, file.toc_abs);
+        let mut cur = file.cur(toc, pos, file.toc_abs);
         let at = cur.offset();
         let len = match cur.head()? {
-            Head::Map(len) => len,
-            Head::UInt(start) => return self.nested(file, start, at, depth),
-            Head::Int(start) if start >= 0 => return self.nested(file, start as u64, at, depth),
+            Item::Map(len) => len,
+            Item::UInt(start) => return self.nested(file, start, at, depth),
             _ => {
                 return Err(bad_toc(
                     at,
@@ -353,7 +369,7 @@ impl<S: Source> Reader<S> {
         for i in 0..len {
             let key_at = cur.offset();
             let key = match cur.head()? {
-                Head::Str(n) => cur.take(n as usize)?,
+                Item::Str(n) => cur.take(n as usize)?,
                 _ => return Err(bad_toc(key_at, "TOC entry keys are strings")),
             };
             match key {
@@ -368,26 +384,26 @@ impl<S: Source> Reader<S> {
             }
         }
         let span = |p: usize| -> Result<(u64, u64)> {
-            let mut cur = Cursor::at(toc, p, file.toc_abs);
+            let mut cur = file.cur(toc, p, file.toc_abs);
             read_span(&mut cur, file.data_len)
         };
         let kind = match (t, p) {
             (Some(t_pos), p) => {
                 let span = p.map(span).transpose()?;
-                let mut cur = Cursor::at(toc, t_pos, file.toc_abs);
+                let mut cur = file.cur(toc, t_pos, file.toc_abs);
                 let at = cur.offset();
                 match cur.head()? {
-                    Head::Map(_) => Kind::Map { span, t_pos },
-                    Head::Array(_) => Kind::Array { span, t_pos },
+                    Item::Map(_) => Kind::Map { span, t_pos },
+                    Item::Array(_) => Kind::Array { span, t_pos },
                     _ => return Err(bad_toc(at, "\"t\" must be a map or an array")),
                 }
             }
             (None, Some(p_pos)) => {
-                let mut cur = Cursor::at(toc, p_pos, file.toc_abs);
+                let mut cur = file.cur(toc, p_pos, file.toc_abs);
                 let at = cur.offset();
                 let n = cur.array_len(ErrorKind::BadToc)?;
                 // [start, end] has integers; a block list has arrays.
-                if n > 0 && matches!(cur.peek()?, 0x90..=0x9f | 0xdc | 0xdd) {
+                if n > 0 && cur.next_is_array()? {
                     Kind::Blocks { p_pos }
                 } else if n == 0 {
                     return Err(bad_toc(at, "empty \"p\""));
@@ -442,6 +458,8 @@ fn open_file<S: Source>(source: &S, base: u64, limit: u64, config: &Config) -> R
         toc_abs,
         toc,
         toc_len,
+        codec: Codec::of_prefix(&prefix),
+        depth_limit: config.depth_limit,
     })
 }
 
@@ -451,7 +469,7 @@ fn bad_toc(at: u64, message: &str) -> Error {
 }
 
 /// Reads `[start, end]` and checks `start <= end <= data_len`.
-fn read_span(cur: &mut Cursor<'_>, data_len: u64) -> Result<(u64, u64)> {
+fn read_span(cur: &mut Cur<'_>, data_len: u64) -> Result<(u64, u64)> {
     let at = cur.offset();
     if cur.array_len(ErrorKind::BadToc)? != 2 {
         return Err(bad_toc(at, "a position is [start, end]"));
@@ -464,14 +482,22 @@ fn read_span(cur: &mut Cursor<'_>, data_len: u64) -> Result<(u64, u64)> {
     Ok((start, end))
 }
 
+/// The encoded length of an unsigned integer from its first byte, in one codec.
+type UintLen = fn(u8) -> Option<usize>;
+
 /// Skips `count` TOC entries, with a fast path for the `{"p": [uint, uint]}` leaves that
 /// make up long arrays.
-fn skip_entries(cur: &mut Cursor<'_>, count: u64) -> Result<()> {
+fn skip_entries(cur: &mut Cur<'_>, count: u64) -> Result<()> {
     let toc = cur.slice();
+    // The leaf's bytes up to its first integer, and the length of an integer by its first byte.
+    let (prefix, uint_len): (&[u8], UintLen) = match cur {
+        Cur::Mp(_) => (&[0x81, 0xa1, b'p', 0x92], msgpack_uint_len),
+        Cur::Cb(_) => (&[0xa1, 0x61, b'p', 0x82], cbor_uint_len),
+    };
     let mut pos = cur.pos();
     let mut left = count;
     while left > 0 {
-        if let Some(next) = leaf_entry_end(toc, pos) {
+        if let Some(next) = leaf_entry_end(toc, pos, prefix, uint_len) {
             pos = next;
             left -= 1;
             continue;
@@ -487,25 +513,39 @@ fn skip_entries(cur: &mut Cursor<'_>, count: u64) -> Result<()> {
 
 /// The end of a `{"p": [uint, uint]}` entry at `pos`, if that is what is there.
 #[inline]
-fn leaf_entry_end(toc: &[u8], pos: usize) -> Option<usize> {
-    if toc.get(pos..pos + 4)? != [0x81, 0xa1, b'p', 0x92] {
+fn leaf_entry_end(toc: &[u8], pos: usize, prefix: &[u8], uint_len: UintLen) -> Option<usize> {
+    let ints = pos + prefix.len();
+    if toc.get(pos..ints)? != prefix {
         return None;
     }
-    let start_len = uint_len(*toc.get(pos + 4)?)?;
-    let end_len = uint_len(*toc.get(pos + 4 + start_len)?)?;
-    let next = pos + 4 + start_len + end_len;
+    let start_len = uint_len(*toc.get(ints)?)?;
+    let end_len = uint_len(*toc.get(ints + start_len)?)?;
+    let next = ints + start_len + end_len;
     (next <= toc.len()).then_some(next)
 }
 
-/// The encoded length of an unsigned integer from its marker.
+/// The encoded length of a MessagePack unsigned integer from its marker.
 #[inline]
-fn uint_len(marker: u8) -> Option<usize> {
+fn msgpack_uint_len(marker: u8) -> Option<usize> {
     match marker {
         0x00..=0x7f => Some(1),
         0xcc => Some(2),
         0xcd => Some(3),
         0xce => Some(5),
         0xcf => Some(9),
+        _ => None,
+    }
+}
+
+/// The encoded length of a CBOR unsigned integer from its initial byte.
+#[inline]
+fn cbor_uint_len(initial: u8) -> Option<usize> {
+    match initial {
+        0x00..=0x17 => Some(1),
+        0x18 => Some(2),
+        0x19 => Some(3),
+        0x1a => Some(5),
+        0x1b => Some(9),
         _ => None,
     }
 }
@@ -598,8 +638,8 @@ impl<'r, S: Source> Node<'r, S> {
         let toc = self.reader.toc(&self.file);
         match self.kind {
             Kind::Map { t_pos, .. } | Kind::Array { t_pos, .. } => {
-                match Cursor::at(toc, t_pos, self.file.toc_abs).head()? {
-                    Head::Map(n) | Head::Array(n) => Ok(n as usize),
+                match self.file.cur(toc, t_pos, self.file.toc_abs).head()? {
+                    Item::Map(n) | Item::Array(n) => Ok(n as usize),
                     _ => Err(bad_toc(self.file.toc_abs + t_pos as u64, "\"t\" changed")),
                 }
             }
@@ -614,11 +654,27 @@ impl<'r, S: Source> Node<'r, S> {
                 usize::try_from(total).map_err(|_| Error::new(ErrorKind::BadToc))
             }
             Kind::Data { start, end } => {
-                let head_len = (end - start).min(9);
+                let mut head_len = (end - start).min(9);
+                let container = match self.file.codec {
+                    Codec::MessagePack => true,
+                    // A CBOR scalar's head would read it whole; an indefinite-length container
+                    // is counted to its break.
+                    Codec::Cbor => {
+                        let first = *self
+                            .reader
+                            .read_data(&self.file, start, start + head_len.min(1))?
+                            .first()
+                            .unwrap_or(&0);
+                        if first == 0x9f || first == 0xbf {
+                            head_len = end - start;
+                        }
+                        (0x80..=0xbf).contains(&first)
+                    }
+                };
                 let bytes = self.reader.read_data(&self.file, start, start + head_len)?;
-                let mut cur = Cursor::new(&bytes, self.file.data_start + start);
-                match cur.head()? {
-                    Head::Map(n) | Head::Array(n) => Ok(n as usize),
+                let mut cur = self.file.cur(&bytes, 0, self.file.data_start + start);
+                match if container { cur.head()? } else { Item::Other } {
+                    Item::Map(n) | Item::Array(n) => Ok(n as usize),
                     _ => Err(
                         Error::with_message(ErrorKind::Unsupported, "a scalar has no length")
                             .with_position(Position::Byte(self.file.data_start + start)),
@@ -626,6 +682,12 @@ impl<'r, S: Source> Node<'r, S> {
                 }
             }
         }
+    }
+
+    /// The codec of the file holding this node (a combined file's members may differ from
+    /// the outer file).
+    pub fn codec(&self) -> Codec {
+        self.file.codec
     }
 
     /// How the TOC describes this node.
@@ -715,9 +777,9 @@ impl<'r, S: Source> Node<'r, S> {
         }
         let toc = self.reader.toc(&self.file);
         let base = self.file.toc_abs;
-        let mut cur = Cursor::at(toc, t_pos, base);
+        let mut cur = self.file.cur(toc, t_pos, base);
         let n = match cur.head()? {
-            Head::Map(n) | Head::Array(n) => n,
+            Item::Map(n) | Item::Array(n) => n,
             _ => return Err(bad_toc(base + t_pos as u64, "\"t\" changed")),
         };
         let shown = (n as usize).min(max);
@@ -726,7 +788,7 @@ impl<'r, S: Source> Node<'r, S> {
             let key = if is_map {
                 let from = cur.pos();
                 cur.skip_value()?;
-                de::from_slice(
+                self.file.codec.decode(
                     &toc[from..cur.pos()],
                     base + from as u64,
                     self.reader.config.depth_limit,
@@ -757,7 +819,7 @@ impl<'r, S: Source> Node<'r, S> {
         p_pos: usize,
         mut visit: impl FnMut(u64, u64, u64) -> Result<bool>,
     ) -> Result<()> {
-        let mut cur = Cursor::at(toc, p_pos, self.file.toc_abs);
+        let mut cur = self.file.cur(toc, p_pos, self.file.toc_abs);
         let n = cur.array_len(ErrorKind::BadToc)?;
         for _ in 0..n {
             let at = cur.offset();
@@ -796,15 +858,15 @@ impl<'r, S: Source> Node<'r, S> {
         match self.kind {
             Kind::Map { t_pos, .. } => {
                 let toc = self.reader.toc(&self.file);
-                let mut cur = Cursor::at(toc, t_pos, self.file.toc_abs);
-                let Head::Map(n) = cur.head()? else {
+                let mut cur = self.file.cur(toc, t_pos, self.file.toc_abs);
+                let Item::Map(n) = cur.head()? else {
                     return Err(bad_toc(self.file.toc_abs + t_pos as u64, "\"t\" changed"));
                 };
                 let mut keys = Vec::with_capacity((n as usize).min(cur.remaining()));
                 for _ in 0..n {
                     let from = cur.pos();
                     cur.skip_value()?;
-                    keys.push(de::from_slice(
+                    keys.push(self.file.codec.decode(
                         &toc[from..cur.pos()],
                         self.file.toc_abs + from as u64,
                         limit,
@@ -816,8 +878,8 @@ impl<'r, S: Source> Node<'r, S> {
             Kind::Data { start, end } => {
                 let bytes = self.reader.read_data(&self.file, start, end)?;
                 let base = self.file.data_start + start;
-                let mut cur = Cursor::new(&bytes, base);
-                let Head::Map(n) = cur.head()? else {
+                let mut cur = self.file.cur(&bytes, 0, base);
+                let Item::Map(n) = cur.head()? else {
                     return Err(Error::with_message(ErrorKind::Unsupported, "not a map")
                         .with_position(Position::Byte(base)));
                 };
@@ -825,7 +887,7 @@ impl<'r, S: Source> Node<'r, S> {
                 for _ in 0..n {
                     let from = cur.pos();
                     cur.skip_value()?;
-                    keys.push(de::from_slice(
+                    keys.push(self.file.codec.decode(
                         &bytes[from..cur.pos()],
                         base + from as u64,
                         limit,
@@ -854,8 +916,8 @@ impl<'r, S: Source> Node<'r, S> {
         let toc = self.reader.toc(&self.file);
         match self.kind {
             Kind::Map { t_pos, .. } => {
-                let mut cur = Cursor::at(toc, t_pos, self.file.toc_abs);
-                let Head::Map(n) = cur.head()? else {
+                let mut cur = self.file.cur(toc, t_pos, self.file.toc_abs);
+                let Item::Map(n) = cur.head()? else {
                     return Err(bad_toc(cur.offset(), "\"t\" changed"));
                 };
                 let found = find_key(&mut cur, n, &segment)?;
@@ -865,8 +927,8 @@ impl<'r, S: Source> Node<'r, S> {
                 }
             }
             Kind::Array { t_pos, .. } => {
-                let mut cur = Cursor::at(toc, t_pos, self.file.toc_abs);
-                let Head::Array(n) = cur.head()? else {
+                let mut cur = self.file.cur(toc, t_pos, self.file.toc_abs);
+                let Item::Array(n) = cur.head()? else {
                     return Err(bad_toc(cur.offset(), "\"t\" changed"));
                 };
                 let index = resolve_index(&segment, u64::from(n))?;
@@ -888,7 +950,7 @@ impl<'r, S: Source> Node<'r, S> {
                 })?;
                 let (skip, start, end) = found.ok_or_else(|| not_found(&segment))?;
                 let bytes = self.reader.read_data(&self.file, start, end)?;
-                let mut cur = Cursor::new(&bytes, self.file.data_start + start);
+                let mut cur = self.file.cur(&bytes, 0, self.file.data_start + start);
                 let short = |_| {
                     bad_toc(
                         self.file.data_start + start,
@@ -906,16 +968,16 @@ impl<'r, S: Source> Node<'r, S> {
             Kind::Data { start, end } => {
                 let bytes = self.reader.read_data(&self.file, start, end)?;
                 let base = self.file.data_start + start;
-                let mut cur = Cursor::new(&bytes, base);
+                let mut cur = self.file.cur(&bytes, 0, base);
                 let (from, to) = match cur.head()? {
-                    Head::Map(n) => {
+                    Item::Map(n) => {
                         let pos =
                             find_key(&mut cur, n, &segment)?.ok_or_else(|| not_found(&segment))?;
                         cur.set_pos(pos);
                         cur.skip_value()?;
                         (pos, cur.pos())
                     }
-                    Head::Array(n) => {
+                    Item::Array(n) => {
                         let index = resolve_index(&segment, u64::from(n))?;
                         cur.skip_values(index)?;
                         let from = cur.pos();
@@ -950,7 +1012,9 @@ impl<'r, S: Source> Node<'r, S> {
                 ..
             } => {
                 let bytes = self.reader.read_data(&self.file, start, end)?;
-                de::from_slice(&bytes, self.file.data_start + start, limit)
+                self.file
+                    .codec
+                    .decode(&bytes, self.file.data_start + start, limit)
             }
             _ => {
                 let bytes = self.to_msgpack()?;
@@ -973,13 +1037,15 @@ impl<'r, S: Source> Node<'r, S> {
     }
 
     fn append_msgpack(&self, out: &mut Vec<u8>) -> Result<()> {
+        let limit = self.reader.config.depth_limit;
         if self.depth > self.reader.config.depth_limit {
             return Err(Error::new(ErrorKind::DepthLimitExceeded));
         }
         // Parts of a well-formed file are disjoint, so the reassembled value is never larger
-        // than the file; a TOC that points many entries at the same bytes could otherwise grow
-        // it exponentially.
-        if out.len() as u64 > self.reader.size {
+        // than the file (times the growth of transcoding CBOR); a TOC that points many entries
+        // at the same bytes could otherwise grow it exponentially.
+        let max_len = self.reader.size.saturating_mul(super::cbor::MAX_GROWTH);
+        if out.len() as u64 > max_len {
             return Err(Error::with_message(
                 ErrorKind::BadToc,
                 "TOC entries overlap: the reassembled value is larger than the file",
@@ -996,26 +1062,30 @@ impl<'r, S: Source> Node<'r, S> {
                 span: Some((start, end)),
                 ..
             } => {
-                out.extend_from_slice(&self.reader.read_data(&self.file, start, end)?);
+                let bytes = self.reader.read_data(&self.file, start, end)?;
+                let base = self.file.data_start + start;
+                self.file.codec.append_msgpack(&bytes, base, limit, out)?;
             }
             Kind::Map { span: None, t_pos } => {
-                let mut cur = Cursor::at(toc, t_pos, self.file.toc_abs);
-                let Head::Map(n) = cur.head()? else {
+                let mut cur = self.file.cur(toc, t_pos, self.file.toc_abs);
+                let Item::Map(n) = cur.head()? else {
                     return Err(bad_toc(cur.offset(), "\"t\" changed"));
                 };
                 write_map_len(out, n as usize);
                 for _ in 0..n {
                     let from = cur.pos();
                     cur.skip_value()?;
-                    out.extend_from_slice(&toc[from..cur.pos()]);
+                    let key = &toc[from..cur.pos()];
+                    let key_at = self.file.toc_abs + from as u64;
+                    self.file.codec.append_msgpack(key, key_at, limit, out)?;
                     let child = self.reader.entry(&self.file, cur.pos(), self.depth + 1)?;
                     child.append_msgpack(out)?;
                     cur.skip_value()?;
                 }
             }
             Kind::Array { span: None, t_pos } => {
-                let mut cur = Cursor::at(toc, t_pos, self.file.toc_abs);
-                let Head::Array(n) = cur.head()? else {
+                let mut cur = self.file.cur(toc, t_pos, self.file.toc_abs);
+                let Item::Array(n) = cur.head()? else {
                     return Err(bad_toc(cur.offset(), "\"t\" changed"));
                 };
                 write_array_len(out, n as usize);
@@ -1033,7 +1103,7 @@ impl<'r, S: Source> Node<'r, S> {
                 write_array_len(out, total as usize);
                 self.blocks(toc, p_pos, |count, start, end| {
                     let bytes = self.reader.read_data(&self.file, start, end)?;
-                    let mut cur = Cursor::new(&bytes, self.file.data_start + start);
+                    let mut cur = self.file.cur(&bytes, 0, self.file.data_start + start);
                     cur.skip_values(count).map_err(|_| {
                         bad_toc(
                             self.file.data_start + start,
@@ -1046,8 +1116,21 @@ impl<'r, S: Source> Node<'r, S> {
                             "block holds more values than its count",
                         ));
                     }
-                    out.extend_from_slice(&bytes);
-                    if out.len() as u64 > self.reader.size {
+                    if self.file.codec == Codec::MessagePack {
+                        out.extend_from_slice(&bytes);
+                    } else {
+                        let base = self.file.data_start + start;
+                        let mut cur = self.file.cur(&bytes, 0, base);
+                        while !cur.is_empty() {
+                            let from = cur.pos();
+                            cur.skip_value()?;
+                            let item = &bytes[from..cur.pos()];
+                            self.file
+                                .codec
+                                .append_msgpack(item, base + from as u64, limit, out)?;
+                        }
+                    }
+                    if out.len() as u64 > max_len {
                         return Err(bad_toc(
                             self.file.toc_abs + p_pos as u64,
                             "blocks overlap: the reassembled value is larger than the file",
@@ -1062,49 +1145,39 @@ impl<'r, S: Source> Node<'r, S> {
 }
 
 /// Scans `n` map entries for the key `segment`; returns the position of the matching value.
-fn find_key(cur: &mut Cursor<'_>, n: u32, segment: &Segment) -> Result<Option<usize>> {
-    let as_int = segment.as_int();
-    let text = match segment {
-        Segment::Key(text) => Some(text.as_bytes()),
-        Segment::Index(_) => None,
+/// A [`Segment::Key`] matches string keys only; a [`Segment::Index`] matches the integer key,
+/// else the first string key spelled as that integer (see the path docs).
+fn find_key(cur: &mut Cur<'_>, n: u32, segment: &Segment) -> Result<Option<usize>> {
+    let (text, int) = match segment {
+        Segment::Key(text) => (text.clone(), None),
+        Segment::Index(i) => (i.to_string(), Some(*i)),
     };
-    let mut int_match = None;
+    let mut text_match = None;
     for _ in 0..n {
         let key_start = cur.pos();
-        let key_matches_text;
-        let mut key_int = None;
-        match cur.head()? {
-            Head::Str(len) => {
-                let body = cur.take(len as usize)?;
-                key_matches_text = text == Some(body);
-            }
-            Head::UInt(v) => {
-                key_matches_text = false;
-                key_int = i64::try_from(v).ok();
-            }
-            Head::Int(v) => {
-                key_matches_text = false;
-                key_int = Some(v);
-            }
+        let (matches_text, key_int) = match cur.head()? {
+            Item::Str(len) => (cur.take(len as usize)? == text.as_bytes(), None),
+            Item::UInt(v) => (false, i64::try_from(v).ok()),
+            Item::Int(v) => (false, Some(v)),
             _ => {
                 cur.set_pos(key_start);
                 cur.skip_value()?;
-                key_matches_text = false;
+                (false, None)
             }
-        }
+        };
         let value_pos = cur.pos();
-        if key_matches_text {
+        if int.is_some() && key_int == int {
             return Ok(Some(value_pos));
         }
-        if int_match.is_none() && key_int.is_some() && key_int == as_int {
-            if text.is_none() {
+        if matches_text {
+            if int.is_none() {
                 return Ok(Some(value_pos));
             }
-            int_match = Some(value_pos);
+            text_match = text_match.or(Some(value_pos));
         }
         cur.skip_value()?;
     }
-    Ok(int_match)
+    Ok(text_match)
 }
 
 fn resolve_index(segment: &Segment, len: u64) -> Result<u64> {
@@ -1119,9 +1192,5 @@ fn resolve_index(segment: &Segment, len: u64) -> Result<u64> {
 
 #[cold]
 fn not_found(segment: &Segment) -> Error {
-    let name = match segment {
-        Segment::Key(key) => format!("no child `{key}`"),
-        Segment::Index(i) => format!("no child {i}"),
-    };
-    Error::with_message(ErrorKind::PathNotFound, name)
+    Error::with_message(ErrorKind::PathNotFound, format!("no child `/{segment}`"))
 }

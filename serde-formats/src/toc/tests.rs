@@ -350,15 +350,97 @@ fn integer_keys_are_reached_by_index_or_decimal_text() {
         reader.root().unwrap().keys::<i64>().unwrap(),
         (-20..20).collect::<Vec<_>>()
     );
-    // A string key wins over an integer key of the same text.
+    // An integer segment finds the integer key first; a quoted one only the string key.
     let mixed = Value::Map(vec![
-        (Value::UInt(1), Value::from("int")),
         (Value::from("1"), Value::from("str")),
+        (Value::UInt(1), Value::from("int")),
     ]);
     let file = to_bytes(&mixed).unwrap();
     let reader = Reader::from_slice(&file).unwrap();
-    assert_eq!(reader.get::<String>("1").unwrap(), "str");
+    assert_eq!(reader.get::<String>("1").unwrap(), "int");
+    assert_eq!(reader.get::<String>("/'1'").unwrap(), "str");
     assert_eq!(reader.get::<String>(Path::root().index(1)).unwrap(), "int");
+    assert_eq!(reader.get::<String>(Path::root().key("1")).unwrap(), "str");
+}
+
+#[test]
+fn every_ambiguous_key_is_reached_by_its_own_path() {
+    let entries: Vec<(Value, &str)> = vec![
+        (Value::from(""), "empty"),
+        (Value::from("1"), "string 1"),
+        (Value::UInt(1), "int 1"),
+        (Value::from("-1"), "string -1"),
+        (Value::Int(-1), "int -1"),
+        (Value::from("'x'"), "quoted x"),
+        (Value::from("x"), "x"),
+        (Value::from("a/b"), "a/b"),
+        (Value::from("~"), "tilde"),
+        (Value::from("01"), "string 01"),
+        (Value::from("7"), "string 7 alone"),
+        (Value::UInt(8), "int 8 alone"),
+    ];
+    let map = Value::Map(
+        entries
+            .iter()
+            .map(|(k, v)| (k.clone(), Value::from(*v)))
+            .collect(),
+    );
+    let cases = [
+        ("/", "empty"),
+        ("/''", "empty"),
+        ("''", "empty"),
+        ("/1", "int 1"),
+        ("1", "int 1"),
+        ("/'1'", "string 1"),
+        ("/-1", "int -1"),
+        ("/'-1'", "string -1"),
+        ("/''x''", "quoted x"),
+        ("/'x'", "x"),
+        ("/x", "x"),
+        ("/a~1b", "a/b"),
+        ("/~0", "tilde"),
+        ("/01", "string 01"),
+        ("/'01'", "string 01"),
+        // An integer falls back to the string key of the same text; a string never to an int.
+        ("/7", "string 7 alone"),
+        ("/'7'", "string 7 alone"),
+        ("/8", "int 8 alone"),
+    ];
+    // Indexed by the TOC (block size 1) and found by scanning the value's bytes (default).
+    for config in [Config::new().block_size(1), Config::new()] {
+        let file = to_bytes_with(&map, &config).unwrap();
+        let reader = Reader::from_slice(&file).unwrap();
+        for (path, expected) in cases {
+            assert_eq!(reader.get::<String>(path).unwrap(), expected, "{path}");
+        }
+        for path in ["/'8'", "//", "/'a/b'", "/2"] {
+            let err = reader.get::<String>(path).unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::PathNotFound, "{path}");
+        }
+        // The root is the empty path, not `/`.
+        assert_eq!(reader.get::<Value>("").unwrap(), map);
+        // Every key's displayed path reads it back.
+        for (key, expected) in &entries {
+            let segment = match key {
+                Value::Str(text) => Segment::Key(text.clone()),
+                Value::UInt(v) => Segment::Index(*v as i64),
+                Value::Int(v) => Segment::Index(*v),
+                _ => unreachable!(),
+            };
+            let path = Path::from_segments(vec![segment]);
+            let shown = path.to_string();
+            assert_eq!(reader.get::<String>(&shown).unwrap(), *expected, "{shown}");
+        }
+    }
+    // On arrays, quoted or other string segments are never indices.
+    let file = to_bytes(&vec![10u8, 20, 30]).unwrap();
+    let reader = Reader::from_slice(&file).unwrap();
+    assert_eq!(reader.get::<u8>("/-1").unwrap(), 30);
+    assert_eq!(reader.get::<u8>("1").unwrap(), 20);
+    for path in ["/'1'", "/01", "/", "/3", "/-4"] {
+        let err = reader.get::<u8>(path).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::PathNotFound, "{path}");
+    }
 }
 
 #[test]

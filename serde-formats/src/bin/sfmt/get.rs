@@ -17,8 +17,12 @@ pub struct Args {
     /// A toc file (`-`: standard input). A regular file is read lazily; standard input, pipes
     /// and devices are read into memory first.
     file: PathBuf,
-    /// The path of the value: keys and indices separated by `/` (`items/3/name`, `-1` for the
-    /// last element); `~1` stands for `/` and `~0` for `~` inside a key; empty for the root.
+    /// The path of the value: `/` before each key or index (`/items/3/name`; a missing leading
+    /// `/` is implied); empty for the root. A decimal integer is an index (`-1`: the last
+    /// element) or an integer key, else the string key of that text; `'...'` is always a
+    /// string key (`/'3'`); an empty segment is the key "" (`/` alone). In a key, `~1` stands
+    /// for `/` and `~0` for `~`.
+    #[arg(allow_hyphen_values = true, verbatim_doc_comment)]
     path: String,
     /// Print the bytes read and the time taken to stderr.
     #[arg(long)]

@@ -102,7 +102,8 @@ fn write_toc<S: Source>(
     let stats = reader.toc_stats()?;
     writeln!(
         out,
-        "format: toc (MessagePack with a table of contents, msglc)"
+        "format: toc ({} with a table of contents, msglc)",
+        reader.codec()
     )?;
     writeln!(out, "file: {} bytes", thousands(size))?;
     writeln!(
@@ -187,7 +188,11 @@ fn write_toc_node<S: Source>(
     let nested = if node.data_start() == parent_data_start {
         String::new()
     } else {
-        format!(", nested file with data at byte {}", node.data_start())
+        format!(
+            ", nested {} file with data at byte {}",
+            node.codec(),
+            node.data_start()
+        )
     };
     let what = match node.shape() {
         NodeShape::Map => format!("map, {} entries, indexed", node.len()?),

@@ -1,0 +1,178 @@
+//! Reading msglc's CBOR variant: files msglc 261017 writes with `packer=CBORCodec()` (its Python
+//! and Rust writers), and combined files mixing CBOR and MessagePack members, written at test
+//! time by `tests/interop/toc_msglc_cbor.py`. Each file's whole value and sample paths must read
+//! as what msgspec encodes (as MessagePack) from the same Python objects.
+//!
+//! msglc, cbor2 and msgspec are pinned in `tests/interop/requirements.txt` and installed by the
+//! test itself ([`integration_tests::python_peers`]); when they cannot be, the test fails.
+
+use std::path::{Path as FsPath, PathBuf};
+
+use integration_tests::python_peers;
+use serde_formats::toc::{self, Codec, NodeShape, Path, Reader, Segment, Value};
+
+fn script() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("interop/toc_msglc_cbor.py")
+}
+
+fn write_files(dir: &FsPath) -> Vec<serde_json::Value> {
+    let output = python_peers::command(&script())
+        .arg("write")
+        .arg(dir)
+        .output()
+        .expect("cannot run the provisioned python");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    match output.status.code() {
+        Some(0) => {}
+        Some(3) => panic!("msglc does not import in the provisioned environment\n{stderr}"),
+        _ => panic!("msglc CBOR peer failed:\n{stderr}"),
+    }
+    serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap()
+}
+
+fn msgpack_file(dir: &FsPath, name: &serde_json::Value) -> Value {
+    rmp_serde::from_slice(&std::fs::read(dir.join(name.as_str().unwrap())).unwrap()).unwrap()
+}
+
+fn segments(json: &serde_json::Value) -> Vec<Segment> {
+    json.as_array()
+        .unwrap()
+        .iter()
+        .map(|s| match s {
+            serde_json::Value::String(k) => Segment::Key(k.clone()),
+            serde_json::Value::Number(n) => Segment::Index(n.as_i64().unwrap()),
+            _ => panic!("bad path segment {s}"),
+        })
+        .collect()
+}
+
+#[test]
+fn we_read_cbor_files_msglc_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = write_files(dir.path());
+    assert!(
+        manifest.len() >= 15,
+        "the peer wrote {} files",
+        manifest.len()
+    );
+    let mut shapes = Vec::new();
+    for case in &manifest {
+        let name = case["name"].as_str().unwrap();
+        let file = dir.path().join(case["file"].as_str().unwrap());
+        let whole = msgpack_file(dir.path(), &case["plain"]);
+        let bytes = std::fs::read(&file).unwrap();
+        let reader = Reader::open(&file).unwrap();
+        let slice_reader = Reader::from_slice(&bytes).unwrap();
+        let codec = match case["codec"].as_str().unwrap() {
+            "cbor" => Codec::Cbor,
+            _ => Codec::MessagePack,
+        };
+        assert_eq!(reader.codec(), codec, "{name}");
+        assert_eq!(reader.decode::<Value>().unwrap(), whole, "{name}");
+        assert_eq!(slice_reader.decode::<Value>().unwrap(), whole, "{name}");
+        assert_eq!(
+            toc::from_bytes::<Value>(&bytes).unwrap(),
+            whole,
+            "{name}: from_bytes"
+        );
+        let root = reader.root().unwrap();
+        // The plain MessagePack of the value is what msgspec writes, re-decoded.
+        let plain: Value = rmp_serde::from_slice(&root.to_msgpack().unwrap()).unwrap();
+        assert_eq!(plain, whole, "{name}: to_msgpack");
+        let stats = reader.toc_stats().unwrap();
+        shapes.push((name.to_owned(), root.shape(), stats));
+        for (path, expected) in case["paths"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(case["expected"].as_array().unwrap())
+        {
+            let expected = msgpack_file(dir.path(), expected);
+            let path = Path::from_segments(segments(path));
+            assert_eq!(
+                reader.get::<Value>(&path).unwrap(),
+                expected,
+                "{name} {path}"
+            );
+            assert_eq!(
+                slice_reader.get::<Value>(&path).unwrap(),
+                expected,
+                "{name} {path}"
+            );
+        }
+    }
+    // The files exercise what the lazy reader has to walk: block lists, indexed maps and
+    // arrays, and nested files of both codecs.
+    let shape = |name: &str| shapes.iter().find(|(n, ..)| n == name).unwrap();
+    assert_eq!(shape("floats_blocks").1, NodeShape::Blocks);
+    assert_eq!(shape("blocks_t1").1, NodeShape::Blocks);
+    assert_eq!(shape("records_default").1, NodeShape::Array);
+    assert_eq!(shape("int_keys_t10").1, NodeShape::Map);
+    assert!(shape("records_default").2.block_lists == 0 && shape("records_default").2.indexed > 0);
+    assert_eq!(shape("combined_nested").2.nested_files, 4);
+}
+
+#[test]
+fn members_keep_their_own_codec_and_int_keys_read_as_ints() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(dir.path());
+    let reader = Reader::open(dir.path().join("combined_msgpack.msglc")).unwrap();
+    assert_eq!(reader.codec(), Codec::MessagePack);
+    let root = reader.root().unwrap();
+    assert_eq!(root.child("c").unwrap().codec(), Codec::Cbor);
+    assert_eq!(root.child("m").unwrap().codec(), Codec::MessagePack);
+    assert_eq!(
+        reader.get::<Vec<u32>>("c/x").unwrap(),
+        (0..100).collect::<Vec<_>>()
+    );
+
+    let reader = Reader::open(dir.path().join("int_keys_t10.msglc")).unwrap();
+    let keys: Vec<Value> = reader.root().unwrap().keys().unwrap();
+    assert_eq!(keys[0], Value::Int(-50));
+    assert!(keys.contains(&Value::UInt(1 << 40)));
+    assert!(keys.contains(&Value::from("7")));
+    assert_eq!(
+        reader
+            .get::<String>(serde_formats::toc_path![1i64 << 40])
+            .unwrap(),
+        "big"
+    );
+}
+
+#[test]
+fn every_truncation_and_byte_flip_of_msglc_cbor_files_is_handled() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(dir.path());
+    for name in [
+        "seed_t10",
+        "empties_t1",
+        "int_keys_t10",
+        "blocks_t1",
+        "combined_cbor",
+    ] {
+        let bytes = std::fs::read(dir.path().join(format!("{name}.msglc"))).unwrap();
+        for len in 0..bytes.len() {
+            assert!(
+                toc::from_bytes::<Value>(&bytes[..len]).is_err(),
+                "{name}: prefix {len}"
+            );
+        }
+        for i in 0..bytes.len() {
+            for flip in [0xff, 0x01, 0x80] {
+                let mut corrupt = bytes.clone();
+                corrupt[i] ^= flip;
+                // Any result but a panic.
+                let _ = toc::from_bytes::<Value>(&corrupt);
+                if let Ok(reader) = Reader::from_slice(&corrupt) {
+                    for path in ["0", "-1", "e/2/x", "id/1", "c/x/42", "m/3", "6/0"] {
+                        let _ = reader.get::<Value>(path);
+                    }
+                    let _ = reader.toc_stats();
+                    let _ = reader.root().and_then(|r| r.len());
+                    let _ = reader.root().and_then(|r| r.keys::<Value>());
+                    let _ = reader.root().and_then(|r| r.to_msgpack());
+                }
+            }
+        }
+    }
+}
