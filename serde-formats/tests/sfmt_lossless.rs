@@ -17,8 +17,8 @@ use std::process::Command;
 use integration_tests::python_peers;
 use serde_json::{json, Value as Json};
 
-/// The toc codecs msglc writes the originals with. Add "cbor" once toc reads CBOR-codec files.
-const CODECS: &[&str] = &["msgpack"];
+/// The toc codecs msglc writes the originals with.
+const CODECS: &[&str] = &["msgpack", "cbor"];
 
 fn script() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/interop/sfmt_lossless.py")

@@ -446,10 +446,13 @@ impl Transcoder<'_, '_> {
                 })?;
                 let _ = rmp::encode::write_sint(self.out, v);
             }
-            // Python has one float type: every width is a float64, as msglc's MessagePack
-            // files hold (cbor2 writes NaN and infinities as half floats). A Value::F32, when
-            // there is one, could keep float32 items' width here; half floats would still widen.
-            Type::F16 | Type::F32 | Type::F64 => {
+            // float32 keeps its width, as Value::F32 does for MessagePack; half floats (cbor2
+            // writes NaN and infinities as such) widen exactly to float64, msglc's float.
+            Type::F32 => {
+                let v = self.cur.read(|d| d.f32())?;
+                let _ = rmp::encode::write_f32(self.out, v);
+            }
+            Type::F16 | Type::F64 => {
                 let v = self.cur.read(|d| d.f64())?;
                 let _ = rmp::encode::write_f64(self.out, v);
             }

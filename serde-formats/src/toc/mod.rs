@@ -107,7 +107,8 @@
 //! | CBOR | read as |
 //! | --- | --- |
 //! | unsigned / negative integer | [`Value::UInt`] / [`Value::Int`]; below -2^63: `Unsupported` |
-//! | float16, float32, float64 | [`Value::F64`], widened exactly (Python has one float type; cbor2 writes NaN and infinities as float16) |
+//! | float32 | [`Value::F32`], kept exact (as a MessagePack float32) |
+//! | float16, float64 | [`Value::F64`], widened exactly (Python has one float type; cbor2 writes NaN and infinities as float16) |
 //! | byte / text string, definite or indefinite length | [`Value::Bin`] / [`Value::Str`] (chunks joined) |
 //! | array / map, definite or indefinite length | [`Value::Array`] / [`Value::Map`], entries in order |
 //! | `false`, `true`, `null` | [`Value::Bool`], [`Value::Nil`] |
