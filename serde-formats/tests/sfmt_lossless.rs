@@ -20,21 +20,8 @@ use serde_json::{json, Value as Json};
 /// The toc codecs msglc writes the originals with.
 const CODECS: &[&str] = &["msgpack", "cbor"];
 
-fn script() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/interop/sfmt_lossless.py")
-}
-
 fn peer(args: &[&str]) {
-    let output = python_peers::command(&script())
-        .args(args)
-        .output()
-        .expect("the Python peer runs");
-    assert!(
-        output.status.success(),
-        "sfmt_lossless.py {args:?} failed:\n{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
+    python_peers::run_script("sfmt_lossless.py", args);
 }
 
 /// `sfmt convert IN OUT --to FORMAT`: success, or the single stderr line of a refusal.

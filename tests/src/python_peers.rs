@@ -161,3 +161,35 @@ fn last_line(output: &Output) -> String {
         .find(|line| !line.trim().is_empty())
         .map_or_else(|| output.status.to_string(), |line| line.trim().to_owned())
 }
+
+/// Runs `tests/interop/<script>` with `args` in the provisioned Python and returns its stdout.
+///
+/// # Panics
+///
+/// When the environment cannot be provisioned (see [`python`]) or the script fails: exit
+/// status 3 means a peer does not import, anything else non-zero a mismatch or a peer error;
+/// the panic carries the script's output.
+pub fn run_script<I, S>(script: &str, args: I) -> Vec<u8>
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("interop")
+        .join(script);
+    let output = command(&path)
+        .args(args)
+        .output()
+        .unwrap_or_else(|err| panic!("cannot run {}: {err}", python().display()));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    match output.status.code() {
+        Some(0) => output.stdout,
+        Some(3) => panic!(
+            "{script}: a Python peer does not import in the provisioned environment \
+             (see {}):\n{stderr}",
+            requirements_file().display()
+        ),
+        _ => panic!("{script} failed ({}):\n{stdout}\n{stderr}", output.status),
+    }
+}

@@ -6,27 +6,13 @@
 //! msglc, cbor2 and msgspec are pinned in `tests/interop/requirements.txt` and installed by the
 //! test itself ([`integration_tests::python_peers`]); when they cannot be, the test fails.
 
-use std::path::{Path as FsPath, PathBuf};
+use std::path::Path as FsPath;
 
 use integration_tests::python_peers;
 use serde_formats::toc::{self, Codec, NodeShape, Path, Reader, Segment, Value};
 
-fn script() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("interop/toc_msglc_cbor.py")
-}
-
 fn write_files(dir: &FsPath) -> Vec<serde_json::Value> {
-    let output = python_peers::command(&script())
-        .arg("write")
-        .arg(dir)
-        .output()
-        .expect("cannot run the provisioned python");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    match output.status.code() {
-        Some(0) => {}
-        Some(3) => panic!("msglc does not import in the provisioned environment\n{stderr}"),
-        _ => panic!("msglc CBOR peer failed:\n{stderr}"),
-    }
+    python_peers::run_script("toc_msglc_cbor.py", [FsPath::new("write"), dir]);
     serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap()
 }
 

@@ -13,30 +13,13 @@
 
 use integration_tests::python_peers;
 use std::collections::BTreeMap;
-use std::path::{Path as FsPath, PathBuf};
+use std::path::Path as FsPath;
 
 use serde::{Deserialize, Serialize};
 use serde_formats::toc::{self, Config, Path, Reader, Segment, Value};
 
-fn script() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("interop/toc_msglc.py")
-}
-
 fn run_peer(mode: &str, dir: &FsPath) {
-    let output = python_peers::command(&script())
-        .arg(mode)
-        .arg(dir)
-        .output()
-        .expect("cannot run the provisioned python");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    match output.status.code() {
-        Some(0) => {}
-        Some(3) => panic!(
-            "msglc does not import in the provisioned environment (see tests/interop/requirements.txt)\n{stderr}"
-        ),
-        _ => panic!("msglc peer `{mode}` failed:\n{stdout}\n{stderr}"),
-    }
+    python_peers::run_script("toc_msglc.py", [FsPath::new(mode), dir]);
 }
 
 /// One of our files, with what msglc must read from it.
