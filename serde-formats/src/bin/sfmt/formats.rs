@@ -216,9 +216,15 @@ pub fn encode_to_vec(format: Format, value: &Value, options: &EncodeOptions) -> 
     Ok(out.into_inner())
 }
 
+/// How deeply arrays, maps and extensions may nest in a plain MessagePack file, read and written
+/// (rmp-serde's default).
+pub const MSGPACK_DEPTH_LIMIT: usize = 1024;
+
 /// Decodes one whole MessagePack value; bytes after it are an error.
 pub fn read_msgpack(bytes: &[u8]) -> Result<Value> {
     let mut de = rmp_serde::Deserializer::new(std::io::Cursor::new(bytes));
+    // rmp-serde refuses the container that brings its counter to zero.
+    de.set_max_depth(MSGPACK_DEPTH_LIMIT + 1);
     let value = Value::deserialize(&mut de).map_err(|err| {
         let end = de.position();
         msgpack_error(&err, end)
@@ -243,6 +249,9 @@ fn msgpack_error(err: &rmp_serde::decode::Error, at: u64) -> anyhow::Error {
             anyhow!("unexpected end of input at byte {at}")
         }
         E::InvalidMarkerRead(io) | E::InvalidDataRead(io) => anyhow!("{io} at byte {at}"),
+        E::DepthLimitExceeded => anyhow!(
+            "MessagePack nested deeper than the depth limit of {MSGPACK_DEPTH_LIMIT} at byte {at}"
+        ),
         other => anyhow!("{other} at byte {at}"),
     }
 }

@@ -52,8 +52,8 @@ use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
 use crate::value::{Path, Value};
 
-/// The deepest nesting read. Every tagged map adds three JSON levels, so this is three times the
-/// deepest value the other formats' readers accept, and more.
+/// The deepest nesting of JSON arrays and objects read, and written: a value whose tagged form
+/// would nest deeper is refused before anything is written (every `$map` adds three levels).
 pub const DEPTH_LIMIT: usize = 1024;
 
 const BIN: &str = "$bin";
@@ -344,6 +344,21 @@ fn inf(negative: bool) -> f64 {
         f64::NEG_INFINITY
     } else {
         f64::INFINITY
+    }
+}
+
+/// The JSON nesting levels `value` opens for its children: one for an array or a plain object,
+/// three for a `$map` (object, pair list, pair), two for an `$ext` (object, array), one for the
+/// other tags (their object).
+pub fn levels(value: &Value) -> usize {
+    match value {
+        Value::Array(_) => 1,
+        Value::Map(entries) if plain_object(entries) => 1,
+        Value::Map(_) => 3,
+        Value::Ext(..) => 2,
+        Value::Bin(_) | Value::F32(_) => 1,
+        Value::F64(v) => usize::from(!v.is_finite()),
+        Value::Null | Value::Bool(_) | Value::UInt(_) | Value::Int(_) | Value::Str(_) => 0,
     }
 }
 

@@ -55,7 +55,7 @@ enum Command {
 
 /// Deeply nested input recurses through serde; with a large stack the formats' depth limits,
 /// not the stack, bound it.
-const WORKER_STACK: usize = 256 << 20;
+pub(crate) const WORKER_STACK: usize = 256 << 20;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {

@@ -23,7 +23,7 @@
 
 use std::fmt::{self, Write as _};
 
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 use serde_formats::toc;
 
 use crate::formats::Format;
@@ -164,6 +164,14 @@ impl fmt::Display for Path {
 /// - typed-column has Boolean, Fraction (`i64` integers), Float (float64), String and Column
 ///   only: no null, map, bin, float32, extension, or integer outside `i64`.
 pub fn check(value: &Value, format: Format) -> Result<()> {
+    if let Some((levels, limit)) = nesting_rule(format) {
+        if let Some(path) = too_deep(value, &Path::default(), 0, levels, limit) {
+            bail!(
+                "the value at {path} is nested deeper than {format}'s depth limit of {limit} \
+                 (what sfmt writes, it reads back)"
+            );
+        }
+    }
     let mut found = None;
     walk(value, &mut Vec::new(), &mut |steps, value| {
         found = refusal(value, format)
@@ -171,6 +179,55 @@ pub fn check(value: &Value, format: Format) -> Result<()> {
         found.is_none()
     });
     found.map_or(Ok(()), Err)
+}
+
+/// The nesting levels a value opens for its children, in some format.
+type Levels = fn(&Value) -> usize;
+
+/// How many nesting levels of `format` a value opens (for its children), and how many the format's
+/// reader accepts, where sfmt's own reader sets that limit. toc, dynd and typed-column writers
+/// refuse what their readers would, with the library's own error.
+fn nesting_rule(format: Format) -> Option<(Levels, usize)> {
+    match format {
+        Format::Json => Some((crate::json::levels, crate::json::DEPTH_LIMIT)),
+        Format::Msgpack => Some((msgpack_levels, crate::formats::MSGPACK_DEPTH_LIMIT)),
+        _ => None,
+    }
+}
+
+/// MessagePack's nesting: arrays, maps and extensions (which rmp-serde counts as one level).
+fn msgpack_levels(value: &Value) -> usize {
+    usize::from(matches!(
+        value,
+        Value::Array(_) | Value::Map(_) | Value::Ext(..)
+    ))
+}
+
+/// The path of the first value (depth first) whose levels, added to the `depth` its ancestors
+/// opened, pass `limit`.
+fn too_deep(
+    value: &Value,
+    path: &Path,
+    depth: usize,
+    levels: Levels,
+    limit: usize,
+) -> Option<Path> {
+    let depth = depth + levels(value);
+    if depth > limit {
+        return Some(path.clone());
+    }
+    match value {
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, item)| too_deep(item, &path.index(i), depth, levels, limit)),
+        Value::Map(entries) => entries.iter().find_map(|(k, v)| {
+            let at = path.key(k);
+            too_deep(k, &at, depth, levels, limit)
+                .or_else(|| too_deep(v, &at, depth, levels, limit))
+        }),
+        _ => None,
+    }
 }
 
 /// Why `format` cannot hold `value` itself (its children are visited on their own).
@@ -450,6 +507,95 @@ impl serde::Serialize for Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::formats::{self, EncodeOptions, MSGPACK_DEPTH_LIMIT};
+    use crate::json;
+
+    /// `levels` containers, each the only child of the one above, around a null.
+    fn nested(levels: usize, wrap: impl Fn(Value) -> Value) -> Value {
+        (0..levels).fold(Value::Null, |inner, _| wrap(inner))
+    }
+
+    fn array(inner: Value) -> Value {
+        Value::Array(vec![inner])
+    }
+
+    /// A map with an integer key: `$map` in JSON, three JSON levels.
+    fn int_keyed(inner: Value) -> Value {
+        Value::Map(vec![(Value::UInt(1), inner)])
+    }
+
+    /// Runs `test` on a stack as large as sfmt's worker thread: a debug build recurses deeply
+    /// through 1024 levels of serde.
+    fn on_worker_stack(test: impl FnOnce() + Send + 'static) {
+        std::thread::Builder::new()
+            .stack_size(crate::WORKER_STACK)
+            .spawn(test)
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
+    fn round_trip(format: Format, value: &Value) -> Result<Value> {
+        let bytes = formats::encode_to_vec(format, value, &EncodeOptions::default())?;
+        formats::decode(format, &bytes)
+    }
+
+    #[test]
+    fn json_at_its_depth_limit_round_trips_and_one_level_deeper_is_refused_by_the_writer() {
+        on_worker_stack(|| {
+            let at_limit = nested(json::DEPTH_LIMIT, array);
+            assert_eq!(round_trip(Format::Json, &at_limit).unwrap(), at_limit);
+            let refused = format!(
+                "{:#}",
+                round_trip(Format::Json, &array(at_limit)).unwrap_err()
+            );
+            assert!(refused.contains("json's depth limit of 1024"), "{refused}");
+            // The reader refuses the same nesting written by hand.
+            let text = format!("{}{}", "[".repeat(1025), "]".repeat(1025));
+            let read = format!("{:#}", json::read(text.as_bytes()).unwrap_err());
+            assert!(read.contains("deeper than 1024"), "{read}");
+        });
+    }
+
+    #[test]
+    fn json_depth_counts_the_levels_of_tagged_maps() {
+        on_worker_stack(|| {
+            // 341 int-keyed maps open 1023 JSON levels, 342 would open 1026.
+            let fits = nested(341, int_keyed);
+            assert_eq!(round_trip(Format::Json, &fits).unwrap(), fits);
+            let refused = format!(
+                "{:#}",
+                round_trip(Format::Json, &int_keyed(fits.clone())).unwrap_err()
+            );
+            assert!(refused.contains("depth limit of 1024"), "{refused}");
+            // MessagePack holds it: 342 levels there.
+            let deeper = int_keyed(fits);
+            assert_eq!(round_trip(Format::Msgpack, &deeper).unwrap(), deeper);
+        });
+    }
+
+    #[test]
+    fn msgpack_at_its_depth_limit_round_trips_and_one_level_deeper_is_refused_by_both_sides() {
+        on_worker_stack(|| {
+            let at_limit = nested(MSGPACK_DEPTH_LIMIT, array);
+            assert_eq!(round_trip(Format::Msgpack, &at_limit).unwrap(), at_limit);
+            let refused = format!(
+                "{:#}",
+                round_trip(Format::Msgpack, &array(at_limit)).unwrap_err()
+            );
+            assert!(
+                refused.contains("msgpack's depth limit of 1024"),
+                "{refused}"
+            );
+            // fixarray markers around a nil, written by hand.
+            let mut bytes = vec![0x91; MSGPACK_DEPTH_LIMIT + 1];
+            bytes.push(0xc0);
+            let read = format!("{:#}", formats::read_msgpack(&bytes).unwrap_err());
+            assert!(read.contains("depth limit of 1024"), "{read}");
+            bytes.remove(0);
+            assert!(formats::read_msgpack(&bytes).is_ok());
+        });
+    }
 
     fn s(text: &str) -> Value {
         Value::Str(text.to_owned())
