@@ -7,7 +7,7 @@ use serde::ser::{self, Serialize};
 use super::option::{OptionKind, Sentinel};
 use super::varint;
 use super::write::Output;
-use super::DEFAULT_DEPTH_LIMIT;
+use super::{zero_sized_exceeded, DEFAULT_DEPTH_LIMIT, DEFAULT_ZERO_SIZED_LIMIT};
 use crate::{Error, ErrorKind, Result};
 
 /// A serde serializer producing canonical DyND bytes into an [`Output`].
@@ -30,6 +30,13 @@ pub struct Serializer<O> {
     depth_left: usize,
     /// `type_name` of the value being serialized, for `serialize_none` (see `option.rs`).
     hint: &'static str,
+    /// Bytes written so far (for a scratch serializer: including those its parent had
+    /// written when it was made).
+    written: usize,
+    /// Elements written so far that took no bytes, counted as the deserializer counts them.
+    zero_sized: usize,
+    /// The zero-sized element allowance (see the module docs, "Limits").
+    zero_sized_limit: usize,
 }
 
 impl<O: Output> Serializer<O> {
@@ -39,6 +46,9 @@ impl<O: Output> Serializer<O> {
             out,
             depth_left: DEFAULT_DEPTH_LIMIT,
             hint: "",
+            written: 0,
+            zero_sized: 0,
+            zero_sized_limit: DEFAULT_ZERO_SIZED_LIMIT,
         }
     }
 
@@ -46,6 +56,17 @@ impl<O: Output> Serializer<O> {
     #[must_use]
     pub fn with_depth_limit(mut self, limit: usize) -> Self {
         self.depth_left = limit;
+        self
+    }
+
+    /// Sets how many elements that take no bytes (of `Vec<()>`, `()` fields, ...) the output
+    /// may hold beyond one per byte written: the budget is the larger of `limit` and the
+    /// output length, the same as [`Deserializer::with_zero_sized_limit`](super::Deserializer::with_zero_sized_limit)
+    /// allows, so the serializer refuses exactly what a deserializer with the same limit could
+    /// not read.
+    #[must_use]
+    pub fn with_zero_sized_limit(mut self, limit: usize) -> Self {
+        self.zero_sized_limit = limit;
         self
     }
 
@@ -67,18 +88,36 @@ impl<O: Output> Serializer<O> {
 
     #[inline]
     fn put(&mut self, bytes: &[u8]) -> Result<()> {
+        self.written += bytes.len();
         self.out.put(bytes)
+    }
+
+    /// Serializes one element of a sequence, tuple or struct, counting it against the
+    /// zero-sized budget when it took no bytes. The budget is checked against the bytes
+    /// written so far, never more than the final length the deserializer sees, so whatever
+    /// passes here passes there.
+    #[inline]
+    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        let before = self.written;
+        self.serialize_value(value)?;
+        if self.written == before {
+            self.zero_sized += 1;
+            if self.zero_sized > self.zero_sized_limit.max(self.written) {
+                return Err(zero_sized_exceeded(self.zero_sized_limit));
+            }
+        }
+        Ok(())
     }
 
     #[inline]
     fn put_varint(&mut self, value: u64) -> Result<()> {
         if value < 0x80 {
             // Most lengths and counts fit one byte.
-            return self.out.put(&[value as u8]);
+            return self.put(&[value as u8]);
         }
         let mut buf = [0; varint::MAX_U64_LEN];
         let len = varint::encode_u64(value, &mut buf);
-        self.out.put(&buf[..len])
+        self.put(&buf[..len])
     }
 
     #[inline]
@@ -102,13 +141,24 @@ impl<O: Output> Serializer<O> {
         self.depth_left += 1;
     }
 
-    /// A serializer into a scratch buffer sharing this one's depth budget.
+    /// A serializer into a scratch buffer sharing this one's depth and zero-sized budgets;
+    /// [`Self::absorb`] takes it back.
     fn scratch(&self) -> Serializer<Vec<u8>> {
         Serializer {
             out: Vec::new(),
             depth_left: self.depth_left,
             hint: "",
+            written: self.written,
+            zero_sized: self.zero_sized,
+            zero_sized_limit: self.zero_sized_limit,
         }
+    }
+
+    /// Writes the bytes a [`Self::scratch`] serializer encoded and takes over its count of
+    /// zero-sized elements.
+    fn absorb(&mut self, scratch: &Serializer<Vec<u8>>) -> Result<()> {
+        self.zero_sized = scratch.zero_sized;
+        self.put(&scratch.out)
     }
 }
 
@@ -123,6 +173,9 @@ fn put_sentinel_payload<O: Output, T: ?Sized + Serialize>(
         out: FixedBuf::default(),
         depth_left: ser.depth_left,
         hint: type_name::<T>(),
+        written: 0,
+        zero_sized: 0,
+        zero_sized_limit: usize::MAX,
     };
     value.serialize(&mut probe)?;
     let bytes = probe.out.as_slice();
@@ -476,7 +529,7 @@ pub struct Compound<'a, O> {
 impl<O: Output> Compound<'_, O> {
     #[inline]
     fn field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.ser.serialize_value(value)
+        self.ser.element(value)
     }
 
     #[inline]
@@ -560,8 +613,8 @@ impl<O: Output> ser::SerializeSeq for SeqCompound<'_, O> {
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         self.count += 1;
         match &mut self.scratch {
-            Some(scratch) => scratch.serialize_value(value),
-            None => self.ser.serialize_value(value),
+            Some(scratch) => scratch.element(value),
+            None => self.ser.element(value),
         }
     }
 
@@ -569,7 +622,7 @@ impl<O: Output> ser::SerializeSeq for SeqCompound<'_, O> {
         match (self.scratch, self.announced) {
             (Some(scratch), _) => {
                 self.ser.put_len(self.count)?;
-                self.ser.put(&scratch.out)?;
+                self.ser.absorb(&scratch)?;
             }
             (None, Some(announced)) if announced != self.count => {
                 return Err(Error::with_message(
@@ -620,6 +673,7 @@ impl<O: Output> ser::SerializeMap for MapCompound<'_, O> {
             mut entries,
             ..
         } = self;
+        ser.zero_sized = scratch.zero_sized;
         let buf = scratch.out;
         // Entry i spans from its key start to the next entry's key start.
         let ends: Vec<usize> = entries
