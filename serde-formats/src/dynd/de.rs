@@ -33,6 +33,8 @@ pub struct Deserializer<'de> {
     zero_sized_left: usize,
     /// The limit `zero_sized_left` started from, for the error message.
     zero_sized_limit: usize,
+    /// The limit `depth_left` started from, for the error message.
+    depth_limit: usize,
 }
 
 impl<'de> Deserializer<'de> {
@@ -43,6 +45,7 @@ impl<'de> Deserializer<'de> {
             depth_left: DEFAULT_DEPTH_LIMIT,
             zero_sized_left: DEFAULT_ZERO_SIZED_LIMIT.max(input.len()),
             zero_sized_limit: DEFAULT_ZERO_SIZED_LIMIT,
+            depth_limit: DEFAULT_DEPTH_LIMIT,
         }
     }
 
@@ -60,6 +63,7 @@ impl<'de> Deserializer<'de> {
     #[must_use]
     pub fn with_depth_limit(mut self, limit: usize) -> Self {
         self.depth_left = limit;
+        self.depth_limit = limit;
         self
     }
 
@@ -122,6 +126,7 @@ impl<'de> Deserializer<'de> {
             depth_left: self.depth_left,
             zero_sized_left: self.zero_sized_left,
             zero_sized_limit: self.zero_sized_limit,
+            depth_limit: self.depth_limit,
         };
         let result = visitor.visit_seq(Elements {
             de: &mut local,
@@ -136,7 +141,11 @@ impl<'de> Deserializer<'de> {
     #[cold]
     #[inline(never)]
     fn too_deep(&self) -> Error {
-        Error::at(ErrorKind::DepthLimitExceeded, self.offset() as u64)
+        Error::with_message(
+            ErrorKind::DepthLimitExceeded,
+            format!("nesting deeper than the depth limit {}", self.depth_limit),
+        )
+        .with_position(Position::Byte(self.offset() as u64))
     }
 
     #[inline]

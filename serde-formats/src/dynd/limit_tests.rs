@@ -1,4 +1,4 @@
-//! The limits of the DyND encoder and decoder agree: what one writes the other reads, and one
+//! The limits of the DyND encoder and decoder (zero-sized elements, depth) agree: what one writes the other reads, and one
 //! element past a limit is refused by both with the same error naming it.
 
 use std::time::{Duration, Instant};
@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     from_array_bytes, from_bytes, to_array_bytes, to_bytes, Deserializer, Serializer,
-    DEFAULT_ZERO_SIZED_LIMIT,
+    DEFAULT_DEPTH_LIMIT, DEFAULT_ZERO_SIZED_LIMIT,
 };
 use crate::ErrorKind;
 
@@ -151,4 +151,95 @@ fn a_tiny_input_claiming_2_pow_60_units_is_refused_quickly() {
         "{:?}",
         start.elapsed()
     );
+}
+
+/// A list nested `depth` deep, the innermost empty.
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Node(Vec<Node>);
+
+fn nested(depth: usize) -> Node {
+    (1..depth).fold(Node(Vec::new()), |inner, _| Node(vec![inner]))
+}
+
+fn assert_names_the_depth_limit(err: &crate::Error, limit: usize) {
+    assert_eq!(err.kind(), ErrorKind::DepthLimitExceeded, "{err}");
+    assert!(
+        err.to_string()
+            .contains(&format!("deeper than the depth limit {limit}")),
+        "{err}"
+    );
+}
+
+#[test]
+fn nesting_exactly_at_the_depth_limit_round_trips() {
+    let value = nested(DEFAULT_DEPTH_LIMIT);
+    let bytes = to_bytes(&value).unwrap();
+    let mut expected = vec![0x01; DEFAULT_DEPTH_LIMIT - 1];
+    expected.push(0x00);
+    assert_eq!(bytes, expected);
+    assert_eq!(from_bytes::<Node>(&bytes).unwrap(), value);
+
+    // Through a type: 128 `var *` and a scalar.
+    let array = from_array_bytes(&to_array_bytes(&value).unwrap()).unwrap();
+    assert_eq!(array.ty.nesting(), DEFAULT_DEPTH_LIMIT);
+    let mut expected = super::Value::List(Vec::new());
+    for _ in 1..DEFAULT_DEPTH_LIMIT {
+        expected = super::Value::List(vec![expected]);
+    }
+    assert_eq!(array.value, expected);
+}
+
+#[test]
+fn one_level_deeper_is_refused_by_writer_and_reader() {
+    let value = nested(DEFAULT_DEPTH_LIMIT + 1);
+    assert_names_the_depth_limit(&to_bytes(&value).unwrap_err(), DEFAULT_DEPTH_LIMIT);
+    assert_names_the_depth_limit(&to_array_bytes(&value).unwrap_err(), DEFAULT_DEPTH_LIMIT);
+
+    let mut bytes = vec![0x01; DEFAULT_DEPTH_LIMIT];
+    bytes.push(0x00);
+    let err = from_bytes::<Node>(&bytes).unwrap_err();
+    assert_names_the_depth_limit(&err, DEFAULT_DEPTH_LIMIT);
+    assert_eq!(err.offset(), Some(DEFAULT_DEPTH_LIMIT as u64));
+
+    // A type string one deeper than the limit does not parse.
+    let ty = "var * ".repeat(DEFAULT_DEPTH_LIMIT + 1) + "void";
+    let mut typed = vec![ty.len() as u8 & 0x7f | 0x80, (ty.len() >> 7) as u8];
+    typed.extend_from_slice(ty.as_bytes());
+    typed.extend_from_slice(&bytes);
+    assert_names_the_depth_limit(&from_array_bytes(&typed).unwrap_err(), DEFAULT_DEPTH_LIMIT);
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+enum Tree {
+    Leaf,
+    Wrap(Box<Tree>),
+    Pair(Box<Tree>, Option<Box<Tree>>),
+    Named {
+        map: std::collections::BTreeMap<u8, Tree>,
+    },
+}
+
+#[test]
+fn writer_and_reader_count_every_kind_of_level_alike() {
+    let leaf = Tree::Leaf;
+    let wrap = Tree::Wrap(Box::new(Tree::Leaf));
+    let pair = Tree::Pair(Box::new(wrap.clone()), Some(Box::new(Tree::Leaf)));
+    let named = Tree::Named {
+        map: [(1, pair.clone()), (2, Tree::Leaf)].into(),
+    };
+    let values = [leaf, wrap, pair, named];
+    for value in &values {
+        let bytes = to_bytes(value).unwrap();
+        for limit in 0..12 {
+            let mut ser = Serializer::new(Vec::new()).with_depth_limit(limit);
+            let written = ser.serialize_value(value);
+            let mut de = Deserializer::from_bytes(&bytes).with_depth_limit(limit);
+            let read = Tree::deserialize(&mut de);
+            assert_eq!(written.is_ok(), read.is_ok(), "{value:?} at limit {limit}");
+            if let (Err(w), Err(r)) = (written, read) {
+                assert_names_the_depth_limit(&w, limit);
+                assert_names_the_depth_limit(&r, limit);
+            }
+        }
+    }
 }

@@ -127,11 +127,18 @@
 //! decoder stood.
 //!
 //! # Limits
-//! Sequences, maps, structs, tuple structs, enums and options nest at most 128 deep by default
-//! ([`Deserializer::with_depth_limit`], [`Serializer::with_depth_limit`]); deeper is
-//! `DepthLimitExceeded`. Plain tuples and arrays (`(A, B)`, `[T; N]`) do not count: they cannot
-//! recurse without one of the counted kinds, and leaving them out keeps `[f32; 3]` cheap. Every
-//! level of a datashape read into a [`Value`] counts. Lengths are checked against the bytes left
+//! **Depth.** Each sequence, map, struct, tuple struct, tagged or sentinel `Some`, and enum
+//! counts one level, and a tuple or struct variant one more for its fields; plain tuples and
+//! arrays (`(A, B)`, `[T; N]`) do not count: they cannot recurse without one of the counted
+//! kinds, and leaving them out keeps `[f32; 3]` cheap. The depth of a value is the number of
+//! levels enclosing its deepest part: a scalar alone is 0, `vec![1]` is 1, `vec![Some(1)]` is 2.
+//! Values of depth up to [`DEFAULT_DEPTH_LIMIT`] (128) are written and read; one deeper is
+//! refused by the [`Serializer`] and by the [`Deserializer`] alike, both with
+//! `DepthLimitExceeded` and a message naming the limit (the reader adds the offset); both take
+//! `with_depth_limit`. Read into a [`Value`], every level of the datashape counts (`N *` and
+//! tuples too, and `bytes[N]` one), and a type string may nest at most 128 constructors
+//! ([`Type::nesting`]); [`to_array_bytes`] refuses a value whose inferred type would be
+//! deeper than [`from_array_bytes`] reads. Lengths are checked against the bytes left
 //! before anything is allocated.
 //!
 //! Elements that take no bytes cannot be bounded by the input length alone: `vec![(); n]` is
@@ -312,6 +319,15 @@ pub fn digest<T: ?Sized + Serialize>(value: &T) -> Result<[u8; 32]> {
 /// As [`infer_type`] and [`to_bytes`].
 pub fn to_array_bytes<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
     let ty = infer_type(value)?;
+    // The reader counts levels by the type, which may differ from the Rust value's own
+    // (a plain tuple is a counted `(A, B)` type): refuse what it could not read.
+    value::check_type_nesting(&ty)?;
+    if value::data_depth(&ty) > DEFAULT_DEPTH_LIMIT {
+        return Err(crate::Error::with_message(
+            crate::ErrorKind::DepthLimitExceeded,
+            format!("data of type nested deeper than the depth limit {DEFAULT_DEPTH_LIMIT}"),
+        ));
+    }
     let mut ser = Serializer::new(Vec::new());
     ser.serialize_value(&ty.to_string())?;
     ser.serialize_value(value)?;

@@ -28,6 +28,8 @@ use crate::{Error, ErrorKind, Result};
 pub struct Serializer<O> {
     out: O,
     depth_left: usize,
+    /// The limit `depth_left` started from, for errors.
+    depth_limit: usize,
     /// `type_name` of the value being serialized, for `serialize_none` (see `option.rs`).
     hint: &'static str,
     /// Bytes written so far (for a scratch serializer: including those its parent had
@@ -45,6 +47,7 @@ impl<O: Output> Serializer<O> {
         Serializer {
             out,
             depth_left: DEFAULT_DEPTH_LIMIT,
+            depth_limit: DEFAULT_DEPTH_LIMIT,
             hint: "",
             written: 0,
             zero_sized: 0,
@@ -56,6 +59,7 @@ impl<O: Output> Serializer<O> {
     #[must_use]
     pub fn with_depth_limit(mut self, limit: usize) -> Self {
         self.depth_left = limit;
+        self.depth_limit = limit;
         self
     }
 
@@ -132,7 +136,10 @@ impl<O: Output> Serializer<O> {
                 self.depth_left = left;
                 Ok(())
             }
-            None => Err(Error::new(ErrorKind::DepthLimitExceeded)),
+            None => Err(Error::with_message(
+                ErrorKind::DepthLimitExceeded,
+                format!("nesting deeper than the depth limit {}", self.depth_limit),
+            )),
         }
     }
 
@@ -147,6 +154,7 @@ impl<O: Output> Serializer<O> {
         Serializer {
             out: Vec::new(),
             depth_left: self.depth_left,
+            depth_limit: self.depth_limit,
             hint: "",
             written: self.written,
             zero_sized: self.zero_sized,
@@ -172,6 +180,7 @@ fn put_sentinel_payload<O: Output, T: ?Sized + Serialize>(
     let mut probe = Serializer {
         out: FixedBuf::default(),
         depth_left: ser.depth_left,
+        depth_limit: ser.depth_limit,
         hint: type_name::<T>(),
         written: 0,
         zero_sized: 0,
@@ -406,6 +415,9 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
         variant_index: u32,
         _variant: &'static str,
     ) -> Result<()> {
+        // The deserializer enters every enum before it knows the variant: count it here too.
+        self.enter()?;
+        self.leave();
         self.put_varint(u64::from(variant_index))
     }
     #[inline]
@@ -460,7 +472,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
         // matching `end` gives nothing back.
         Ok(Compound {
             ser: self,
-            counted: false,
+            levels: 0,
         })
     }
     #[inline]
@@ -468,7 +480,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
         self.enter()?;
         Ok(Compound {
             ser: self,
-            counted: true,
+            levels: 1,
         })
     }
     fn serialize_tuple_variant(
@@ -478,11 +490,16 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
         _variant: &'static str,
         _len: usize,
     ) -> Result<Compound<'a, O>> {
+        // The enum, then its fields: two levels, as the deserializer counts them.
         self.enter()?;
+        if let Err(err) = self.enter() {
+            self.leave();
+            return Err(err);
+        }
         self.put_varint(u64::from(variant_index))?;
         Ok(Compound {
             ser: self,
-            counted: true,
+            levels: 2,
         })
     }
     #[inline]
@@ -500,7 +517,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
         self.enter()?;
         Ok(Compound {
             ser: self,
-            counted: true,
+            levels: 1,
         })
     }
     fn serialize_struct_variant(
@@ -510,11 +527,16 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
         _variant: &'static str,
         _len: usize,
     ) -> Result<Compound<'a, O>> {
+        // The enum, then its fields: two levels, as the deserializer counts them.
         self.enter()?;
+        if let Err(err) = self.enter() {
+            self.leave();
+            return Err(err);
+        }
         self.put_varint(u64::from(variant_index))?;
         Ok(Compound {
             ser: self,
-            counted: true,
+            levels: 2,
         })
     }
 }
@@ -522,8 +544,8 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
 /// Tuples, structs and enum variants: fields packed in order, nothing around them.
 pub struct Compound<'a, O> {
     ser: &'a mut Serializer<O>,
-    /// Whether this level counts against the depth limit.
-    counted: bool,
+    /// How many levels this compound counts against the depth limit (0 for plain tuples).
+    levels: usize,
 }
 
 impl<O: Output> Compound<'_, O> {
@@ -534,9 +556,7 @@ impl<O: Output> Compound<'_, O> {
 
     #[inline]
     fn finish(self) -> Result<()> {
-        if self.counted {
-            self.ser.leave();
-        }
+        self.ser.depth_left += self.levels;
         Ok(())
     }
 }
