@@ -49,6 +49,9 @@ pub enum ErrorKind {
     IntegerOverflow,
     /// Nesting went deeper than the configured depth limit.
     DepthLimitExceeded,
+    /// More elements that take no bytes (`()`, unit structs) than the zero-sized element
+    /// budget allows; see the DyND module docs, "Limits".
+    ZeroSizedLimitExceeded,
     /// The serde type cannot be represented in this format, or the input holds a kind of value
     /// the requested type cannot take.
     Unsupported,
@@ -119,6 +122,7 @@ impl ErrorKind {
             ErrorKind::InvalidChar => "invalid char",
             ErrorKind::IntegerOverflow => "number does not fit the target type",
             ErrorKind::DepthLimitExceeded => "nesting deeper than the depth limit",
+            ErrorKind::ZeroSizedLimitExceeded => "too many elements that take no bytes",
             ErrorKind::Unsupported => "unsupported type",
             ErrorKind::Io => "I/O error",
             ErrorKind::Message => "custom error",

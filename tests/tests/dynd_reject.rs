@@ -160,7 +160,11 @@ fn rejects_lengths_past_the_end_and_truncation() {
 #[test]
 fn bounds_work_for_zero_sized_elements() {
     // 2^32 - 1 units claim no bytes; the decoder stops after its budget instead of looping.
-    rejects::<Vec<()>>(&[0xff, 0xff, 0xff, 0xff, 0x0f], ErrorKind::LengthPastEnd, 0);
+    rejects::<Vec<()>>(
+        &[0xff, 0xff, 0xff, 0xff, 0x0f],
+        ErrorKind::ZeroSizedLimitExceeded,
+        0,
+    );
     let ten: Vec<()> = dynd::from_bytes(&[0x0a]).unwrap();
     assert_eq!(ten.len(), 10);
 }

@@ -6,8 +6,11 @@ use std::str::FromStr;
 
 use crate::{Error, ErrorKind, Position};
 
-/// How deeply a type string may nest, so that a hostile string cannot exhaust the stack.
-const TYPE_DEPTH_LIMIT: usize = 128;
+/// How many type constructors (`?`, `N *`, `var *`, tuples, structs, `pointer[]`, `array[]`)
+/// may enclose one another in a type string, so that a hostile string cannot exhaust the
+/// stack: a scalar type alone is depth 0, `var * int8` is 1. The same number as the data
+/// limit, [`DEFAULT_DEPTH_LIMIT`](super::DEFAULT_DEPTH_LIMIT).
+pub(crate) const TYPE_DEPTH_LIMIT: usize = super::DEFAULT_DEPTH_LIMIT;
 
 /// A DyND datashape type.
 ///
@@ -137,6 +140,24 @@ impl Type {
             "Any" => Type::Any,
             _ => return None,
         })
+    }
+
+    /// How many type constructors enclose the deepest scalar: 0 for a scalar, 1 for
+    /// `var * int8`. A type string deeper than [`DEFAULT_DEPTH_LIMIT`](super::DEFAULT_DEPTH_LIMIT)
+    /// does not parse.
+    pub fn nesting(&self) -> usize {
+        match self {
+            Type::Fixed(_, inner)
+            | Type::Var(inner)
+            | Type::Option(inner)
+            | Type::Pointer(inner)
+            | Type::Array(inner) => 1 + inner.nesting(),
+            Type::Tuple(types) => 1 + types.iter().map(Type::nesting).max().unwrap_or(0),
+            Type::Struct(fields) => {
+                1 + fields.iter().map(|(_, ty)| ty.nesting()).max().unwrap_or(0)
+            }
+            _ => 0,
+        }
     }
 
     /// Whether `?T` of this type uses a missing-value sentinel instead of a tag byte.
@@ -307,11 +328,12 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// `depth`: how many constructors enclose the type about to be parsed.
     fn parse_type(&mut self, depth: usize) -> Result<Type, Error> {
-        if depth >= TYPE_DEPTH_LIMIT {
+        if depth > TYPE_DEPTH_LIMIT {
             return Err(Error::with_message(
                 ErrorKind::DepthLimitExceeded,
-                format!("type nested deeper than {TYPE_DEPTH_LIMIT}"),
+                format!("type nested deeper than the depth limit {TYPE_DEPTH_LIMIT}"),
             )
             .with_position(Position::Byte(self.pos as u64)));
         }
@@ -383,9 +405,11 @@ impl<'a> Parser<'a> {
                             "complex" => {
                                 self.skip_space();
                                 let at = self.pos;
-                                match self.parse_type(depth + 1)? {
-                                    Type::Float32 => Type::ComplexFloat32,
-                                    Type::Float64 => Type::ComplexFloat64,
+                                // A scalar: read the name here, so that it does not count
+                                // as a nesting level.
+                                match self.take_while(|c| c == '_' || c.is_ascii_alphanumeric()) {
+                                    "float32" => Type::ComplexFloat32,
+                                    "float64" => Type::ComplexFloat64,
                                     _ => {
                                         self.pos = at;
                                         return Err(self.error("complex takes float32 or float64"));

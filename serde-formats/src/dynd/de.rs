@@ -7,7 +7,7 @@ use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 use super::option::{OptionKind, Sentinel};
 use super::read::SliceReader;
 use super::ser::{is_nan, sentinel_bytes};
-use super::{DEFAULT_DEPTH_LIMIT, DEFAULT_ZERO_SIZED_LIMIT};
+use super::{zero_sized_exceeded, DEFAULT_DEPTH_LIMIT, DEFAULT_ZERO_SIZED_LIMIT};
 use crate::{Error, ErrorKind, Position, Result};
 
 /// A serde deserializer reading canonical DyND bytes from a slice, borrowing strings and bytes
@@ -31,6 +31,10 @@ pub struct Deserializer<'de> {
     /// Elements that took no bytes (of `Vec<()>` and the like) still allowed; bounds the work a
     /// count read from the input can cause without bytes to back it.
     zero_sized_left: usize,
+    /// The limit `zero_sized_left` started from, for the error message.
+    zero_sized_limit: usize,
+    /// The limit `depth_left` started from, for the error message.
+    depth_limit: usize,
 }
 
 impl<'de> Deserializer<'de> {
@@ -39,14 +43,27 @@ impl<'de> Deserializer<'de> {
         Deserializer {
             reader: SliceReader::new(input),
             depth_left: DEFAULT_DEPTH_LIMIT,
-            zero_sized_left: DEFAULT_ZERO_SIZED_LIMIT,
+            zero_sized_left: DEFAULT_ZERO_SIZED_LIMIT.max(input.len()),
+            zero_sized_limit: DEFAULT_ZERO_SIZED_LIMIT,
+            depth_limit: DEFAULT_DEPTH_LIMIT,
         }
+    }
+
+    /// Sets how many elements that take no bytes (of `Vec<()>`, `()` fields, ...) the input
+    /// may hold: the larger of `limit` and the input length (see the module docs, "Limits").
+    /// Call it before reading anything.
+    #[must_use]
+    pub fn with_zero_sized_limit(mut self, limit: usize) -> Self {
+        self.zero_sized_limit = limit;
+        self.zero_sized_left = limit.max(self.reader.offset() + self.reader.remaining().len());
+        self
     }
 
     /// Sets how deeply sequences, maps, structs, tuples, enums and options may nest.
     #[must_use]
     pub fn with_depth_limit(mut self, limit: usize) -> Self {
         self.depth_left = limit;
+        self.depth_limit = limit;
         self
     }
 
@@ -108,6 +125,8 @@ impl<'de> Deserializer<'de> {
             reader: self.reader,
             depth_left: self.depth_left,
             zero_sized_left: self.zero_sized_left,
+            zero_sized_limit: self.zero_sized_limit,
+            depth_limit: self.depth_limit,
         };
         let result = visitor.visit_seq(Elements {
             de: &mut local,
@@ -122,7 +141,11 @@ impl<'de> Deserializer<'de> {
     #[cold]
     #[inline(never)]
     fn too_deep(&self) -> Error {
-        Error::at(ErrorKind::DepthLimitExceeded, self.offset() as u64)
+        Error::with_message(
+            ErrorKind::DepthLimitExceeded,
+            format!("nesting deeper than the depth limit {}", self.depth_limit),
+        )
+        .with_position(Position::Byte(self.offset() as u64))
     }
 
     #[inline]
@@ -431,11 +454,10 @@ impl<'de> de::SeqAccess<'de> for Elements<'_, 'de> {
         let before = self.de.offset();
         let value = seed.deserialize(&mut *self.de)?;
         if self.de.offset() == before {
-            self.de.zero_sized_left = self
-                .de
-                .zero_sized_left
-                .checked_sub(1)
-                .ok_or_else(|| self.de.at(ErrorKind::LengthPastEnd, self.at))?;
+            self.de.zero_sized_left = self.de.zero_sized_left.checked_sub(1).ok_or_else(|| {
+                zero_sized_exceeded(self.de.zero_sized_limit)
+                    .or_position(crate::Position::Byte(self.at as u64))
+            })?;
         }
         Ok(Some(value))
     }

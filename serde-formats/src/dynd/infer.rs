@@ -192,10 +192,12 @@ impl Infer {
     }
 
     fn enter(&mut self) -> Result<()> {
-        self.depth_left = self
-            .depth_left
-            .checked_sub(1)
-            .ok_or_else(|| Error::new(ErrorKind::DepthLimitExceeded))?;
+        self.depth_left = self.depth_left.checked_sub(1).ok_or_else(|| {
+            Error::with_message(
+                ErrorKind::DepthLimitExceeded,
+                format!("nesting deeper than the depth limit {DEFAULT_DEPTH_LIMIT}"),
+            )
+        })?;
         Ok(())
     }
 

@@ -127,17 +127,37 @@
 //! decoder stood.
 //!
 //! # Limits
-//! Sequences, maps, structs, tuple structs, enums and options nest at most 128 deep by default
-//! ([`Deserializer::with_depth_limit`], [`Serializer::with_depth_limit`]); deeper is
-//! `DepthLimitExceeded`. Plain tuples and arrays (`(A, B)`, `[T; N]`) do not count: they cannot
-//! recurse without one of the counted kinds, and leaving them out keeps `[f32; 3]` cheap. Every
-//! level of a datashape read into a [`Value`] counts. Lengths are checked against the bytes left before anything is
-//! allocated. Elements that take no bytes (`Vec<()>`) are limited to 2^16 (65 536) per input so that a
-//! count from the input cannot cause unbounded work (`LengthPastEnd`).
+//! **Depth.** Each sequence, map, struct, tuple struct, tagged or sentinel `Some`, and enum
+//! counts one level, and a tuple or struct variant one more for its fields; plain tuples and
+//! arrays (`(A, B)`, `[T; N]`) do not count: they cannot recurse without one of the counted
+//! kinds, and leaving them out keeps `[f32; 3]` cheap. The depth of a value is the number of
+//! levels enclosing its deepest part: a scalar alone is 0, `vec![1]` is 1, `vec![Some(1)]` is 2.
+//! Values of depth up to [`DEFAULT_DEPTH_LIMIT`] (128) are written and read; one deeper is
+//! refused by the [`Serializer`] and by the [`Deserializer`] alike, both with
+//! `DepthLimitExceeded` and a message naming the limit (the reader adds the offset); both take
+//! `with_depth_limit`. Read into a [`Value`], every level of the datashape counts (`N *` and
+//! tuples too, and `bytes[N]` one), and a type string may nest at most 128 constructors
+//! ([`Type::nesting`]); [`to_array_bytes`] refuses a value whose inferred type would be
+//! deeper than [`from_array_bytes`] reads. Lengths are checked against the bytes left
+//! before anything is allocated.
+//!
+//! Elements that take no bytes cannot be bounded by the input length alone: `vec![(); n]` is
+//! the few bytes of `n`, and a hostile input can claim 2^60 of them. Each element of a
+//! sequence, tuple, struct or `N * T` dimension that took no bytes (a `()`, a unit struct, a
+//! `void` field, a struct of those) is counted, and one input may hold at most the larger of
+//! [`DEFAULT_ZERO_SIZED_LIMIT`] (2^20 = 1 048 576) and its length in bytes: so 100 000 records
+//! with a `()` field, or `vec![(); 1_000_000]`, are fine, and a tiny input stops after about a
+//! million elements (a few milliseconds; at most that many [`Value::Void`]s in memory). The
+//! serializer counts the same way and refuses, with the same error, what the deserializer
+//! would refuse: `ZeroSizedLimitExceeded`, naming the limit. Both take
+//! `with_zero_sized_limit` to change it ([`Serializer::with_zero_sized_limit`],
+//! [`Deserializer::with_zero_sized_limit`]).
 
 mod datashape;
 mod de;
 mod infer;
+#[cfg(test)]
+mod limit_tests;
 mod option;
 mod read;
 mod ser;
@@ -159,8 +179,24 @@ use crate::Result;
 /// How deeply values nest by default.
 pub const DEFAULT_DEPTH_LIMIT: usize = 128;
 
-/// How many elements that take no bytes one input may hold.
-const DEFAULT_ZERO_SIZED_LIMIT: usize = 1 << 16;
+/// How many elements that take no bytes (`()`, unit structs, structs of those) one input may
+/// hold at least; an input longer than this many bytes may hold one per byte.
+///
+/// See "Limits" in the module docs, [`Deserializer::with_zero_sized_limit`] and
+/// [`Serializer::with_zero_sized_limit`].
+pub const DEFAULT_ZERO_SIZED_LIMIT: usize = 1 << 20;
+
+/// The error for one zero-sized element past the budget, the same for writer and reader.
+#[cold]
+fn zero_sized_exceeded(limit: usize) -> crate::Error {
+    crate::Error::with_message(
+        crate::ErrorKind::ZeroSizedLimitExceeded,
+        format!(
+            "more elements that take no bytes than the larger of the zero-sized limit {limit} \
+             and the input length (raise it with with_zero_sized_limit)"
+        ),
+    )
+}
 
 /// The bits of DyND's missing `float32`.
 pub const NA_FLOAT32_BITS: u32 = 0x7f80_07a2;
@@ -283,6 +319,15 @@ pub fn digest<T: ?Sized + Serialize>(value: &T) -> Result<[u8; 32]> {
 /// As [`infer_type`] and [`to_bytes`].
 pub fn to_array_bytes<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
     let ty = infer_type(value)?;
+    // The reader counts levels by the type, which may differ from the Rust value's own
+    // (a plain tuple is a counted `(A, B)` type): refuse what it could not read.
+    value::check_type_nesting(&ty)?;
+    if value::data_depth(&ty) > DEFAULT_DEPTH_LIMIT {
+        return Err(crate::Error::with_message(
+            crate::ErrorKind::DepthLimitExceeded,
+            format!("data of type nested deeper than the depth limit {DEFAULT_DEPTH_LIMIT}"),
+        ));
+    }
     let mut ser = Serializer::new(Vec::new());
     ser.serialize_value(&ty.to_string())?;
     ser.serialize_value(value)?;

@@ -7,7 +7,7 @@ use serde::ser::{self, Serialize};
 use super::option::{OptionKind, Sentinel};
 use super::varint;
 use super::write::Output;
-use super::DEFAULT_DEPTH_LIMIT;
+use super::{zero_sized_exceeded, DEFAULT_DEPTH_LIMIT, DEFAULT_ZERO_SIZED_LIMIT};
 use crate::{Error, ErrorKind, Result};
 
 /// A serde serializer producing canonical DyND bytes into an [`Output`].
@@ -28,8 +28,17 @@ use crate::{Error, ErrorKind, Result};
 pub struct Serializer<O> {
     out: O,
     depth_left: usize,
+    /// The limit `depth_left` started from, for errors.
+    depth_limit: usize,
     /// `type_name` of the value being serialized, for `serialize_none` (see `option.rs`).
     hint: &'static str,
+    /// Bytes written so far (for a scratch serializer: including those its parent had
+    /// written when it was made).
+    written: usize,
+    /// Elements written so far that took no bytes, counted as the deserializer counts them.
+    zero_sized: usize,
+    /// The zero-sized element allowance (see the module docs, "Limits").
+    zero_sized_limit: usize,
 }
 
 impl<O: Output> Serializer<O> {
@@ -38,7 +47,11 @@ impl<O: Output> Serializer<O> {
         Serializer {
             out,
             depth_left: DEFAULT_DEPTH_LIMIT,
+            depth_limit: DEFAULT_DEPTH_LIMIT,
             hint: "",
+            written: 0,
+            zero_sized: 0,
+            zero_sized_limit: DEFAULT_ZERO_SIZED_LIMIT,
         }
     }
 
@@ -46,6 +59,18 @@ impl<O: Output> Serializer<O> {
     #[must_use]
     pub fn with_depth_limit(mut self, limit: usize) -> Self {
         self.depth_left = limit;
+        self.depth_limit = limit;
+        self
+    }
+
+    /// Sets how many elements that take no bytes (of `Vec<()>`, `()` fields, ...) the output
+    /// may hold beyond one per byte written: the budget is the larger of `limit` and the
+    /// output length, the same as [`Deserializer::with_zero_sized_limit`](super::Deserializer::with_zero_sized_limit)
+    /// allows, so the serializer refuses exactly what a deserializer with the same limit could
+    /// not read.
+    #[must_use]
+    pub fn with_zero_sized_limit(mut self, limit: usize) -> Self {
+        self.zero_sized_limit = limit;
         self
     }
 
@@ -67,18 +92,36 @@ impl<O: Output> Serializer<O> {
 
     #[inline]
     fn put(&mut self, bytes: &[u8]) -> Result<()> {
+        self.written += bytes.len();
         self.out.put(bytes)
+    }
+
+    /// Serializes one element of a sequence, tuple or struct, counting it against the
+    /// zero-sized budget when it took no bytes. The budget is checked against the bytes
+    /// written so far, never more than the final length the deserializer sees, so whatever
+    /// passes here passes there.
+    #[inline]
+    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        let before = self.written;
+        self.serialize_value(value)?;
+        if self.written == before {
+            self.zero_sized += 1;
+            if self.zero_sized > self.zero_sized_limit.max(self.written) {
+                return Err(zero_sized_exceeded(self.zero_sized_limit));
+            }
+        }
+        Ok(())
     }
 
     #[inline]
     fn put_varint(&mut self, value: u64) -> Result<()> {
         if value < 0x80 {
             // Most lengths and counts fit one byte.
-            return self.out.put(&[value as u8]);
+            return self.put(&[value as u8]);
         }
         let mut buf = [0; varint::MAX_U64_LEN];
         let len = varint::encode_u64(value, &mut buf);
-        self.out.put(&buf[..len])
+        self.put(&buf[..len])
     }
 
     #[inline]
@@ -93,7 +136,10 @@ impl<O: Output> Serializer<O> {
                 self.depth_left = left;
                 Ok(())
             }
-            None => Err(Error::new(ErrorKind::DepthLimitExceeded)),
+            None => Err(Error::with_message(
+                ErrorKind::DepthLimitExceeded,
+                format!("nesting deeper than the depth limit {}", self.depth_limit),
+            )),
         }
     }
 
@@ -102,13 +148,25 @@ impl<O: Output> Serializer<O> {
         self.depth_left += 1;
     }
 
-    /// A serializer into a scratch buffer sharing this one's depth budget.
+    /// A serializer into a scratch buffer sharing this one's depth and zero-sized budgets;
+    /// [`Self::absorb`] takes it back.
     fn scratch(&self) -> Serializer<Vec<u8>> {
         Serializer {
             out: Vec::new(),
             depth_left: self.depth_left,
+            depth_limit: self.depth_limit,
             hint: "",
+            written: self.written,
+            zero_sized: self.zero_sized,
+            zero_sized_limit: self.zero_sized_limit,
         }
+    }
+
+    /// Writes the bytes a [`Self::scratch`] serializer encoded and takes over its count of
+    /// zero-sized elements.
+    fn absorb(&mut self, scratch: &Serializer<Vec<u8>>) -> Result<()> {
+        self.zero_sized = scratch.zero_sized;
+        self.put(&scratch.out)
     }
 }
 
@@ -122,7 +180,11 @@ fn put_sentinel_payload<O: Output, T: ?Sized + Serialize>(
     let mut probe = Serializer {
         out: FixedBuf::default(),
         depth_left: ser.depth_left,
+        depth_limit: ser.depth_limit,
         hint: type_name::<T>(),
+        written: 0,
+        zero_sized: 0,
+        zero_sized_limit: usize::MAX,
     };
     value.serialize(&mut probe)?;
     let bytes = probe.out.as_slice();
@@ -353,6 +415,9 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
         variant_index: u32,
         _variant: &'static str,
     ) -> Result<()> {
+        // The deserializer enters every enum before it knows the variant: count it here too.
+        self.enter()?;
+        self.leave();
         self.put_varint(u64::from(variant_index))
     }
     #[inline]
@@ -407,7 +472,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
         // matching `end` gives nothing back.
         Ok(Compound {
             ser: self,
-            counted: false,
+            levels: 0,
         })
     }
     #[inline]
@@ -415,7 +480,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
         self.enter()?;
         Ok(Compound {
             ser: self,
-            counted: true,
+            levels: 1,
         })
     }
     fn serialize_tuple_variant(
@@ -425,11 +490,16 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
         _variant: &'static str,
         _len: usize,
     ) -> Result<Compound<'a, O>> {
+        // The enum, then its fields: two levels, as the deserializer counts them.
         self.enter()?;
+        if let Err(err) = self.enter() {
+            self.leave();
+            return Err(err);
+        }
         self.put_varint(u64::from(variant_index))?;
         Ok(Compound {
             ser: self,
-            counted: true,
+            levels: 2,
         })
     }
     #[inline]
@@ -447,7 +517,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
         self.enter()?;
         Ok(Compound {
             ser: self,
-            counted: true,
+            levels: 1,
         })
     }
     fn serialize_struct_variant(
@@ -457,11 +527,16 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
         _variant: &'static str,
         _len: usize,
     ) -> Result<Compound<'a, O>> {
+        // The enum, then its fields: two levels, as the deserializer counts them.
         self.enter()?;
+        if let Err(err) = self.enter() {
+            self.leave();
+            return Err(err);
+        }
         self.put_varint(u64::from(variant_index))?;
         Ok(Compound {
             ser: self,
-            counted: true,
+            levels: 2,
         })
     }
 }
@@ -469,21 +544,19 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
 /// Tuples, structs and enum variants: fields packed in order, nothing around them.
 pub struct Compound<'a, O> {
     ser: &'a mut Serializer<O>,
-    /// Whether this level counts against the depth limit.
-    counted: bool,
+    /// How many levels this compound counts against the depth limit (0 for plain tuples).
+    levels: usize,
 }
 
 impl<O: Output> Compound<'_, O> {
     #[inline]
     fn field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.ser.serialize_value(value)
+        self.ser.element(value)
     }
 
     #[inline]
     fn finish(self) -> Result<()> {
-        if self.counted {
-            self.ser.leave();
-        }
+        self.ser.depth_left += self.levels;
         Ok(())
     }
 }
@@ -560,8 +633,8 @@ impl<O: Output> ser::SerializeSeq for SeqCompound<'_, O> {
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         self.count += 1;
         match &mut self.scratch {
-            Some(scratch) => scratch.serialize_value(value),
-            None => self.ser.serialize_value(value),
+            Some(scratch) => scratch.element(value),
+            None => self.ser.element(value),
         }
     }
 
@@ -569,7 +642,7 @@ impl<O: Output> ser::SerializeSeq for SeqCompound<'_, O> {
         match (self.scratch, self.announced) {
             (Some(scratch), _) => {
                 self.ser.put_len(self.count)?;
-                self.ser.put(&scratch.out)?;
+                self.ser.absorb(&scratch)?;
             }
             (None, Some(announced)) if announced != self.count => {
                 return Err(Error::with_message(
@@ -620,6 +693,7 @@ impl<O: Output> ser::SerializeMap for MapCompound<'_, O> {
             mut entries,
             ..
         } = self;
+        ser.zero_sized = scratch.zero_sized;
         let buf = scratch.out;
         // Entry i spans from its key start to the next entry's key start.
         let ends: Vec<usize> = entries

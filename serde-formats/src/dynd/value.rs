@@ -7,7 +7,7 @@ use serde::de::{self, DeserializeSeed, SeqAccess, Visitor};
 use serde::ser::{self, Serialize, SerializeSeq, SerializeTuple, SerializeTupleStruct};
 use serde::{Deserialize, Deserializer};
 
-use super::datashape::Type;
+use super::datashape::{Type, TYPE_DEPTH_LIMIT};
 use crate::{Error, ErrorKind, Position, Result};
 
 /// Any DyND value, without its type.
@@ -206,9 +206,11 @@ impl Serialize for Typed<'_> {
             (Type::Void, Value::Void) => ser.serialize_unit(),
             (Type::Type, Value::Type(v)) => ser.serialize_str(&v.to_string()),
             (Type::Fixed(len, element), Value::List(items)) => {
-                let mut tuple = ser.serialize_tuple(fixed_len(*len, items.len())?)?;
+                // A counted level, as `TypedSeed` reads it.
+                let mut tuple =
+                    ser.serialize_tuple_struct(DIMENSION, fixed_len(*len, items.len())?)?;
                 for item in items {
-                    tuple.serialize_element(&Typed {
+                    tuple.serialize_field(&Typed {
                         ty: element,
                         value: item,
                     })?;
@@ -250,6 +252,7 @@ impl Serialize for Typed<'_> {
 
 impl Serialize for Array {
     fn serialize<S: ser::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        check_type_nesting(&self.ty).map_err(ser::Error::custom)?;
         let mut tuple = ser.serialize_tuple_struct("dynd::Array", 2)?;
         tuple.serialize_field(&self.ty.to_string())?;
         tuple.serialize_field(&Typed {
@@ -264,6 +267,37 @@ impl Serialize for Array {
 /// deserializer counts every level of a type (and of nested `array[Any]`) against its depth
 /// limit; the bytes are those of a tuple.
 const DIMENSION: &str = "dynd::Fields";
+
+/// Refuses a type whose string would not parse back: nested deeper than the depth limit.
+pub(crate) fn check_type_nesting(ty: &Type) -> Result<()> {
+    if ty.nesting() > TYPE_DEPTH_LIMIT {
+        return Err(Error::with_message(
+            ErrorKind::DepthLimitExceeded,
+            format!("type nested deeper than the depth limit {TYPE_DEPTH_LIMIT}"),
+        ));
+    }
+    Ok(())
+}
+
+/// How many levels the deserializer counts against its depth limit reading data of `ty` as
+/// [`TypedSeed`] does (a nested `array[Any]` counts one here; its own type adds more).
+pub(crate) fn data_depth(ty: &Type) -> usize {
+    match ty {
+        Type::FixedBytes(_) => 1,
+        Type::Fixed(_, inner) | Type::Var(inner) | Type::Option(inner) => 1 + data_depth(inner),
+        Type::Pointer(inner) => data_depth(inner),
+        Type::Tuple(types) => 1 + types.iter().map(data_depth).max().unwrap_or(0),
+        Type::Struct(fields) => {
+            1 + fields
+                .iter()
+                .map(|(_, ty)| data_depth(ty))
+                .max()
+                .unwrap_or(0)
+        }
+        Type::Array(_) => 1,
+        _ => 0,
+    }
+}
 
 /// Reads data laid out by a type.
 struct TypedSeed<'a>(&'a Type);

@@ -76,6 +76,15 @@ fn bad(at: u64, message: &str) -> Error {
 }
 
 #[cold]
+fn too_deep(at: u64, limit: usize) -> Error {
+    Error::with_message(
+        ErrorKind::DepthLimitExceeded,
+        format!("nesting deeper than the depth limit {limit}"),
+    )
+    .with_position(Position::Byte(at))
+}
+
+#[cold]
 fn unsupported(at: u64, message: String) -> Error {
     Error::with_message(ErrorKind::Unsupported, message).with_position(Position::Byte(at))
 }
@@ -266,7 +275,7 @@ impl<'a> Cursor<'a> {
                 }
                 ty @ (Type::ArrayIndef | Type::MapIndef) => {
                     if frames.len() >= self.depth_limit {
-                        return Err(Error::at(ErrorKind::DepthLimitExceeded, at));
+                        return Err(too_deep(at, self.depth_limit));
                     }
                     self.set_pos(self.pos() + 1);
                     frames.push(Frame {
@@ -418,7 +427,7 @@ struct Transcoder<'a, 'o> {
 impl Transcoder<'_, '_> {
     fn enter(&self, depth: usize) -> Result<()> {
         if depth >= self.depth_limit {
-            return Err(Error::at(ErrorKind::DepthLimitExceeded, self.cur.offset()));
+            return Err(too_deep(self.cur.offset(), self.depth_limit));
         }
         Ok(())
     }

@@ -38,7 +38,10 @@ impl<'de> Deserializer<'de> {
 
     fn enter(&mut self) -> Result<()> {
         if self.depth >= self.depth_limit {
-            return Err(self.cur.error(ErrorKind::DepthLimitExceeded));
+            return Err(self.cur.error_msg(
+                ErrorKind::DepthLimitExceeded,
+                &format!("nesting deeper than the depth limit {}", self.depth_limit),
+            ));
         }
         self.depth += 1;
         Ok(())

@@ -89,7 +89,17 @@
 //! - Paths keep empty keys and never unpickle anything (msglc does both); see [`path`](Path).
 //! - msglc's `configure()` clamps the trivial size to the block size; [`Config`] does not, so
 //!   set both to msglc's effective values to get identical files.
-//! - The depth limit (128) applies to the value and to the TOC.
+//! - **Depth.** The depth of a value is the number of arrays and maps (an enum variant's
+//!   `{name: ..}` map included) enclosing its deepest part: a scalar alone is 0, `[1]` is 1,
+//!   `{"a": [1]}` is 2. [`DEFAULT_DEPTH_LIMIT`] (128, [`Config::depth_limit`]) binds the writer
+//!   and the reader alike: a value of depth 128 is written and read back, one of depth 129 is
+//!   refused by the writer, and by the reader when another writer made it, both with
+//!   `DepthLimitExceeded` naming the limit (the reader adds the offset). A TOC node's depth
+//!   is its distance from the root node (0; an entry pointing into a combined file's part counts
+//!   one more); leaves have entries too, so the TOC of a value the writer accepts is at most as
+//!   deep as the value and the reader walks all of it. Combining adds a level that
+//!   [`Combiner`] does not check (it copies parts without decoding them): parts of depth 128
+//!   combine into a file whose parts read back but whose whole value is refused.
 //! - msglc's CBOR variant is read, never written; see below.
 //!
 //! ## The CBOR variant
@@ -129,6 +139,8 @@ mod combine;
 mod de;
 mod ext;
 mod layout;
+#[cfg(test)]
+mod limit_tests;
 mod msgpack;
 mod path;
 mod reader;
@@ -152,6 +164,10 @@ pub use value::{Value, EXT_STRUCT_NAME, F32_STRUCT_NAME};
 
 use layout::Header;
 
+/// How deeply arrays and maps may nest, in values and in the TOC, unless [`Config::depth_limit`]
+/// says otherwise; see "Depth" in the module docs.
+pub const DEFAULT_DEPTH_LIMIT: usize = 128;
+
 /// Settings of the writer and reader.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
@@ -167,7 +183,7 @@ impl Default for Config {
             block_size: 8192,
             trivial_size: 20,
             magic: DEFAULT_MAGIC,
-            depth_limit: 128,
+            depth_limit: DEFAULT_DEPTH_LIMIT,
         }
     }
 }
@@ -213,7 +229,8 @@ impl Config {
         Ok(self)
     }
 
-    /// The maximum nesting depth of values and TOC nodes.
+    /// The maximum nesting depth of values and TOC nodes, for writing and reading alike
+    /// (default [`DEFAULT_DEPTH_LIMIT`]).
     #[must_use]
     pub fn depth_limit(mut self, depth_limit: usize) -> Self {
         self.depth_limit = depth_limit;

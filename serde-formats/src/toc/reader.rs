@@ -346,10 +346,8 @@ impl<S: Source> Reader<S> {
     /// Parses the TOC entry at `pos` of `file`'s TOC.
     fn entry(&self, file: &Rc<File>, pos: usize, depth: usize) -> Result<Node<'_, S>> {
         if depth > self.config.depth_limit {
-            return Err(Error::at(
-                ErrorKind::DepthLimitExceeded,
-                file.toc_abs + pos as u64,
-            ));
+            return Err(toc_too_deep(self.config.depth_limit)
+                .with_position(crate::Position::Byte(file.toc_abs + pos as u64)));
         }
         let toc = self.toc(file);
         let mut cur = file.cur(toc, pos, file.toc_abs);
@@ -773,7 +771,7 @@ impl<'r, S: Source> Node<'r, S> {
             Kind::Data { .. } | Kind::Blocks { .. } => return Ok(Vec::new()),
         };
         if self.depth >= self.reader.config.depth_limit {
-            return Err(Error::new(ErrorKind::DepthLimitExceeded));
+            return Err(toc_too_deep(self.reader.config.depth_limit));
         }
         let toc = self.reader.toc(&self.file);
         let base = self.file.toc_abs;
@@ -911,7 +909,7 @@ impl<'r, S: Source> Node<'r, S> {
     pub fn child(&self, segment: impl Into<Segment>) -> Result<Node<'r, S>> {
         let segment = segment.into();
         if self.depth >= self.reader.config.depth_limit {
-            return Err(Error::new(ErrorKind::DepthLimitExceeded));
+            return Err(toc_too_deep(self.reader.config.depth_limit));
         }
         let toc = self.reader.toc(&self.file);
         match self.kind {
@@ -1039,7 +1037,7 @@ impl<'r, S: Source> Node<'r, S> {
     fn append_msgpack(&self, out: &mut Vec<u8>) -> Result<()> {
         let limit = self.reader.config.depth_limit;
         if self.depth > self.reader.config.depth_limit {
-            return Err(Error::new(ErrorKind::DepthLimitExceeded));
+            return Err(toc_too_deep(self.reader.config.depth_limit));
         }
         // Parts of a well-formed file are disjoint, so the reassembled value is never larger
         // than the file (times the growth of transcoding CBOR); a TOC that points many entries
@@ -1193,4 +1191,13 @@ fn resolve_index(segment: &Segment, len: u64) -> Result<u64> {
 #[cold]
 fn not_found(segment: &Segment) -> Error {
     Error::with_message(ErrorKind::PathNotFound, format!("no child `/{segment}`"))
+}
+
+/// A TOC (or a walk through it) nested deeper than the reader's depth limit.
+#[cold]
+fn toc_too_deep(limit: usize) -> Error {
+    Error::with_message(
+        ErrorKind::DepthLimitExceeded,
+        format!("TOC nested deeper than the depth limit {limit}"),
+    )
 }

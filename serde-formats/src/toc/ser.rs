@@ -217,7 +217,10 @@ impl<W: Write> Writer<W> {
 
     fn begin(&mut self, len: Option<usize>, is_map: bool) -> Result<Frame> {
         if self.depth >= self.depth_limit {
-            return Err(Error::new(ErrorKind::DepthLimitExceeded));
+            return Err(Error::with_message(
+                ErrorKind::DepthLimitExceeded,
+                format!("nesting deeper than the depth limit {}", self.depth_limit),
+            ));
         }
         self.depth += 1;
         let start = self.out.pos;

@@ -35,6 +35,8 @@ pub struct Deserializer<'de> {
     claims: Claims,
     next: Cursor,
     remaining_depth: usize,
+    /// The limit `remaining_depth` started from, for errors.
+    depth_limit: usize,
 }
 
 #[cold]
@@ -69,13 +71,16 @@ impl<'de> Deserializer<'de> {
             layout,
             next: Cursor::Desc(0),
             remaining_depth: DEFAULT_DEPTH_LIMIT,
+            depth_limit: DEFAULT_DEPTH_LIMIT,
         }
     }
 
-    /// Sets how deeply columns may nest (128 by default); deeper input is an error.
+    /// Sets how deeply Columns may nest ([`DEFAULT_DEPTH_LIMIT`] by default; see "Limits and
+    /// errors" in the module docs); deeper input is an error. Call it before reading.
     #[must_use]
     pub fn with_depth_limit(mut self, limit: usize) -> Self {
         self.remaining_depth = limit;
+        self.depth_limit = limit;
         self
     }
 
@@ -112,11 +117,32 @@ impl<'de> Deserializer<'de> {
             }
         }
         if self.remaining_depth == 0 {
-            return Err(Error::new(ErrorKind::DepthLimitExceeded)
-                .with_position(self.layout.position(cursor)));
+            return Err(self.too_deep(cursor));
         }
         self.remaining_depth -= 1;
         Ok(())
+    }
+
+    /// An empty Column read as unit or `None`: nothing to enter, but it counts against the
+    /// depth like any Column, as the serializer counts it.
+    #[inline]
+    fn empty_column(&self, cursor: Cursor) -> Result<()> {
+        if self.remaining_depth == 0 {
+            return Err(self.too_deep(cursor));
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn too_deep(&self, cursor: Cursor) -> Error {
+        Error::with_message(
+            ErrorKind::DepthLimitExceeded,
+            format_args!(
+                "Columns nested deeper than the depth limit {}",
+                self.depth_limit
+            ),
+        )
+        .with_position(self.layout.position(cursor))
     }
 
     /// Visits a column as a sequence, requiring the visitor to read every element.
@@ -342,7 +368,10 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let (cursor, node) = self.take()?;
         match node {
-            Node::Column { len: 0, .. } => visitor.visit_none(),
+            Node::Column { len: 0, .. } => {
+                self.empty_column(cursor)?;
+                visitor.visit_none()
+            }
             Node::Column {
                 len: 1,
                 children,
@@ -361,7 +390,10 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let (cursor, node) = self.take()?;
         match node {
-            Node::Column { len: 0, .. } => visitor.visit_unit(),
+            Node::Column { len: 0, .. } => {
+                self.empty_column(cursor)?;
+                visitor.visit_unit()
+            }
             other => Err(self.fail(cursor, mismatch(&other, "an empty Column (unit)"))),
         }
     }

@@ -107,7 +107,13 @@
 //!   empty sequences: the format has no separate map or null kinds.
 //!
 //! ## Limits and errors
-//! Columns nest at most 128 deep when deserializing ([`Deserializer::with_depth_limit`]);
+//! **Depth.** The depth of a description is the number of Columns on the path from the root
+//! to it, itself included: an atom alone is depth 0, `vec![1]` and `()` (an empty Column) are
+//! depth 1, `Some(vec![1])` is 2, a map's entries sit one deeper than the map. Every Column of a
+//! value must be at depth at most [`DEFAULT_DEPTH_LIMIT`] (128), whatever Rust type reads it.
+//! The [`Serializer`] refuses a value with a deeper Column and the [`Deserializer`] refuses such
+//! input, both with [`ErrorKind::DepthLimitExceeded`](crate::ErrorKind::DepthLimitExceeded) and
+//! a message naming the limit (the reader adds the type word); both take `with_depth_limit`.
 //! [`View`] does not recurse and needs no limit. Lengths and offsets are checked against the
 //! arrays before use; nothing is allocated in proportion to an unchecked length. Errors carry an
 //! [`ErrorKind`] and a [`Position`](crate::Position): `TypeWord(i)` for description `i`, or
@@ -290,5 +296,7 @@ pub fn from_bytes<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
     Ok(value)
 }
 
+#[cfg(test)]
+mod limit_tests;
 #[cfg(test)]
 mod tests;

@@ -26,7 +26,7 @@ use serde::ser::{self, Serialize};
 
 use super::fraction::{self, Fraction, FRACTION_TOKEN};
 use super::wire::{Kind, COMPRESSED};
-use super::TypedColumns;
+use super::{TypedColumns, DEFAULT_DEPTH_LIMIT};
 use crate::error::{Error, ErrorKind, Result};
 
 const COLUMN: u64 = Kind::Column.number();
@@ -94,6 +94,8 @@ pub(crate) struct Output {
     dense_tail: Option<usize>,
     /// The open columns, innermost last.
     frames: Vec<Frame>,
+    /// How deeply Columns may nest (see "Limits and errors" in the module docs).
+    depth_limit: usize,
 }
 
 #[cold]
@@ -113,6 +115,14 @@ fn integer_too_wide(value: impl std::fmt::Display) -> Error {
 }
 
 #[cold]
+fn too_deep(limit: usize) -> Error {
+    Error::with_message(
+        ErrorKind::DepthLimitExceeded,
+        format_args!("Columns nested deeper than the depth limit {limit}"),
+    )
+}
+
+#[cold]
 fn lost_frame() -> Error {
     Error::with_message(
         ErrorKind::Unsupported,
@@ -128,19 +138,30 @@ impl Output {
             compress,
             dense_tail: None,
             frames: Vec::new(),
+            depth_limit: DEFAULT_DEPTH_LIMIT,
         }
     }
 
     /// A scratch output for one element of an unknown-length collection: root slots, the shared
     /// data array, no compression (its descriptions will not end the final array).
-    fn scratch(data: Vec<u8>, types: Vec<u64>) -> Self {
+    fn scratch(&mut self, types: Vec<u64>) -> Self {
         Output {
             types,
-            data,
+            data: std::mem::take(&mut self.data),
             compress: false,
             dense_tail: None,
             frames: Vec::new(),
+            depth_limit: self.depth_limit,
         }
+    }
+
+    /// Checks that a Column at `depth` (counting itself) is within the limit.
+    #[inline]
+    fn column_at(&self, depth: usize) -> Result<()> {
+        if depth > self.depth_limit {
+            return Err(too_deep(self.depth_limit));
+        }
+        Ok(())
     }
 
     fn descs(&self) -> usize {
@@ -475,6 +496,8 @@ enum Target {
 pub struct ValueSerializer<'a> {
     out: &'a mut Output,
     target: Target,
+    /// How many Columns enclose this value's place.
+    depth: usize,
 }
 
 impl<'a> ValueSerializer<'a> {
@@ -503,7 +526,7 @@ impl<'a> ValueSerializer<'a> {
     /// The first atom of a column, or an atom that does not continue a uniform run.
     #[inline(never)]
     fn atom_slow(self, kind: Kind, bytes: &[u8]) -> Result<()> {
-        let ValueSerializer { out, target } = self;
+        let ValueSerializer { out, target, .. } = self;
         if let Target::Element(index) = target {
             let frame = &mut out.frames[index];
             if let Mode::Uniform {
@@ -543,16 +566,20 @@ impl<'a> ValueSerializer<'a> {
 
     #[inline]
     fn seq(self, len: Option<usize>) -> Result<SeqSerializer<'a>> {
+        let depth = self.depth + 1;
+        self.out.column_at(depth)?;
         let frame = self.out.open(self.target, len)?;
         Ok(SeqSerializer {
             out: self.out,
             frame,
             unknown: len.is_none(),
+            depth,
         })
     }
 
     /// `Column[name, payload]`: writes the name and returns the payload's slot.
     fn variant(self, name: &str) -> Result<(&'a mut Output, usize)> {
+        self.out.column_at(self.depth + 1)?;
         let (out, slot) = self.into_slot()?;
         let first = out.reserve(2)?;
         out.set(slot, COLUMN, first as u64, 2);
@@ -568,16 +595,19 @@ pub struct SeqSerializer<'a> {
     frame: usize,
     /// No length hint: elements go through scratch outputs.
     unknown: bool,
+    /// How many Columns enclose the elements, this one included.
+    depth: usize,
 }
 
 impl SeqSerializer<'_> {
     #[inline]
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         if self.unknown {
-            let mut scratch = Output::scratch(std::mem::take(&mut self.out.data), vec![0; 3]);
+            let mut scratch = self.out.scratch(vec![0; 3]);
             let result = value.serialize(ValueSerializer {
                 out: &mut scratch,
                 target: Target::Slot(0),
+                depth: self.depth,
             });
             self.out.data = std::mem::take(&mut scratch.data);
             result?;
@@ -589,6 +619,7 @@ impl SeqSerializer<'_> {
         value.serialize(ValueSerializer {
             out: &mut *self.out,
             target: Target::Element(self.frame),
+            depth: self.depth,
         })
     }
 
@@ -693,6 +724,8 @@ impl ser::SerializeStructVariant for SeqSerializer<'_> {
 /// Writes a map as a column of `[key, value]` columns.
 pub struct MapSerializer<'a> {
     out: &'a mut Output,
+    /// How many Columns enclose the keys and values: the map's and the entry's included.
+    depth: usize,
     slot: usize,
     len: usize,
     mode: MapMode,
@@ -724,10 +757,11 @@ impl MapSerializer<'_> {
         slot: usize,
         value: &(impl Serialize + ?Sized),
     ) -> Result<Vec<u64>> {
-        let mut scratch = Output::scratch(std::mem::take(&mut self.out.data), types);
+        let mut scratch = self.out.scratch(types);
         let result = value.serialize(ValueSerializer {
             out: &mut scratch,
             target: Target::Slot(slot),
+            depth: self.depth,
         });
         self.out.data = std::mem::take(&mut scratch.data);
         result.map(|()| scratch.types)
@@ -740,6 +774,8 @@ impl ser::SerializeMap for MapSerializer<'_> {
 
     #[inline]
     fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
+        // The entry's Column.
+        self.out.column_at(self.depth)?;
         match &mut self.mode {
             MapMode::Slots { next, end, value } => {
                 if *next == *end {
@@ -753,6 +789,7 @@ impl ser::SerializeMap for MapSerializer<'_> {
                 key.serialize(ValueSerializer {
                     out: &mut *self.out,
                     target: Target::Slot(pair),
+                    depth: self.depth,
                 })
             }
             MapMode::Unknown { .. } => {
@@ -775,6 +812,7 @@ impl ser::SerializeMap for MapSerializer<'_> {
                 value.serialize(ValueSerializer {
                     out: &mut *self.out,
                     target: Target::Slot(slot),
+                    depth: self.depth,
                 })
             }
             MapMode::Unknown { pending, .. } => {
@@ -913,6 +951,8 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
     }
     #[inline]
     fn serialize_unit(self) -> Result<()> {
+        // An empty Column is a Column: it counts like any other.
+        self.out.column_at(self.depth + 1)?;
         let (out, slot) = self.into_slot()?;
         out.set(slot, COLUMN, 0, 0);
         Ok(())
@@ -945,10 +985,12 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
         variant: &'static str,
         value: &T,
     ) -> Result<()> {
+        let depth = self.depth + 1;
         let (out, payload) = self.variant(variant)?;
         value.serialize(ValueSerializer {
             out,
             target: Target::Slot(payload),
+            depth,
         })
     }
     #[inline]
@@ -971,15 +1013,19 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
         variant: &'static str,
         len: usize,
     ) -> Result<SeqSerializer<'a>> {
+        let depth = self.depth + 1;
         let (out, payload) = self.variant(variant)?;
         ValueSerializer {
             out,
             target: Target::Slot(payload),
+            depth,
         }
         .seq(Some(len))
     }
     #[inline]
     fn serialize_map(self, len: Option<usize>) -> Result<MapSerializer<'a>> {
+        let depth = self.depth + 1;
+        self.out.column_at(depth)?;
         let (out, slot) = self.into_slot()?;
         let mode = match len {
             Some(len) => {
@@ -998,6 +1044,7 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
         };
         Ok(MapSerializer {
             out,
+            depth: depth + 1,
             slot,
             len: len.unwrap_or(0),
             mode,
@@ -1062,6 +1109,15 @@ impl Serializer {
         self
     }
 
+    /// Sets how deeply Columns may nest, as [`Deserializer::with_depth_limit`](super::Deserializer::with_depth_limit)
+    /// does for reading (default [`DEFAULT_DEPTH_LIMIT`]): a value nested deeper is refused
+    /// with [`ErrorKind::DepthLimitExceeded`] naming the limit.
+    #[must_use]
+    pub fn with_depth_limit(mut self, limit: usize) -> Self {
+        self.out.depth_limit = limit;
+        self
+    }
+
     /// The two arrays of the value serialized.
     ///
     /// # Errors
@@ -1098,6 +1154,7 @@ impl Serializer {
         Ok(ValueSerializer {
             out: &mut self.out,
             target: Target::Slot(0),
+            depth: 0,
         })
     }
 }

@@ -150,6 +150,7 @@ fn depth_is_limited_for_every_kind_of_nesting() {
         let bytes = hex(&unit.replace(' ', "").repeat(200));
         let err = value(&bytes).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::DepthLimitExceeded, "{unit}");
+        assert!(err.to_string().contains("depth limit 128"), "{err}");
     }
     // Skipping tolerates deep definite nesting but bounds open indefinite containers.
     let deep_definite = [vec![0x81; 10_000], vec![0x00]].concat();
@@ -159,6 +160,7 @@ fn depth_is_limited_for_every_kind_of_nesting() {
         .skip_value()
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::DepthLimitExceeded);
+    assert!(err.to_string().contains("depth limit 128"), "{err}");
     let shallow = [vec![0x9f; 100], vec![0xff; 100]].concat();
     let mut cur = Cursor::at(&shallow, 0, 0, 128);
     cur.skip_value().unwrap();

@@ -1,0 +1,245 @@
+//! The limits of the DyND encoder and decoder (zero-sized elements, depth) agree: what one writes the other reads, and one
+//! element past a limit is refused by both with the same error naming it.
+
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use super::{
+    from_array_bytes, from_bytes, to_array_bytes, to_bytes, Deserializer, Serializer,
+    DEFAULT_DEPTH_LIMIT, DEFAULT_ZERO_SIZED_LIMIT,
+};
+use crate::ErrorKind;
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Row {
+    id: u32,
+    never: Option<String>,
+    nothing: (),
+}
+
+#[test]
+fn many_records_with_zero_sized_fields_round_trip() {
+    let rows: Vec<Row> = (0..100_000)
+        .map(|id| Row {
+            id,
+            never: None,
+            nothing: (),
+        })
+        .collect();
+    let bytes = to_bytes(&rows).unwrap();
+    assert_eq!(from_bytes::<Vec<Row>>(&bytes).unwrap(), rows);
+    let array = from_array_bytes(&to_array_bytes(&rows).unwrap()).unwrap();
+    assert_eq!(
+        array.ty.to_string(),
+        "var * {id: uint32, never: ?string, nothing: void}"
+    );
+}
+
+#[test]
+fn long_runs_of_units_round_trip() {
+    for value in [vec![(); 200_000], vec![(); DEFAULT_ZERO_SIZED_LIMIT]] {
+        let bytes = to_bytes(&value).unwrap();
+        assert_eq!(from_bytes::<Vec<()>>(&bytes).unwrap(), value);
+        let array = from_array_bytes(&to_array_bytes(&value).unwrap()).unwrap();
+        assert_eq!(array.ty.to_string(), "var * void");
+    }
+}
+
+#[test]
+fn one_unit_past_the_budget_is_refused_by_both_sides() {
+    let value = vec![(); DEFAULT_ZERO_SIZED_LIMIT + 1];
+    let err = to_bytes(&value).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::ZeroSizedLimitExceeded);
+    assert!(err.to_string().contains("1048576"), "{err}");
+    assert!(to_array_bytes(&value).is_err());
+
+    // The bytes the encoder would have written: the count alone.
+    let mut count = Vec::new();
+    let mut n = value.len();
+    while n >= 0x80 {
+        count.push((n as u8 & 0x7f) | 0x80);
+        n >>= 7;
+    }
+    count.push(n as u8);
+    let err = from_bytes::<Vec<()>>(&count).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::ZeroSizedLimitExceeded);
+    assert_eq!(err.offset(), Some(0));
+    assert!(err.to_string().contains("1048576"), "{err}");
+    let mut typed = b"\x0avar * void".to_vec();
+    typed.extend_from_slice(&count);
+    let err = from_array_bytes(&typed).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::ZeroSizedLimitExceeded);
+}
+
+#[test]
+fn a_configured_budget_binds_writer_and_reader_alike() {
+    // 10 units in one byte: allowed with a limit of 10, not 9.
+    let value = vec![(); 10];
+    let mut ser = Serializer::new(Vec::new()).with_zero_sized_limit(10);
+    ser.serialize_value(&value).unwrap();
+    let bytes = ser.into_inner();
+    let mut de = Deserializer::from_bytes(&bytes).with_zero_sized_limit(10);
+    assert_eq!(Vec::<()>::deserialize(&mut de).unwrap(), value);
+
+    let mut ser = Serializer::new(Vec::new()).with_zero_sized_limit(9);
+    let err = ser.serialize_value(&value).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::ZeroSizedLimitExceeded);
+    assert!(err.to_string().contains("limit 9"), "{err}");
+    let mut de = Deserializer::from_bytes(&bytes).with_zero_sized_limit(9);
+    let err = Vec::<()>::deserialize(&mut de).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::ZeroSizedLimitExceeded);
+    assert!(err.to_string().contains("limit 9"), "{err}");
+
+    // A longer input may hold one zero-sized element per byte whatever the limit: 20 records
+    // of a byte and a unit are 21 bytes with 20 units.
+    let rows: Vec<(u8, ())> = (0..20).map(|i| (i, ())).collect();
+    let mut ser = Serializer::new(Vec::new()).with_zero_sized_limit(0);
+    ser.serialize_value(&rows).unwrap();
+    let bytes = ser.into_inner();
+    assert_eq!(bytes.len(), 21);
+    let mut de = Deserializer::from_bytes(&bytes).with_zero_sized_limit(0);
+    assert_eq!(Vec::<(u8, ())>::deserialize(&mut de).unwrap(), rows);
+}
+
+#[test]
+fn units_inside_maps_and_unsized_sequences_are_counted_alike() {
+    // An unsized sequence and map values are encoded aside; their units still count.
+    struct Unsized(usize);
+    impl Serialize for Unsized {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.collect_seq((0..self.0).map(|_| ()).filter(|()| true))
+        }
+    }
+    let mut ser = Serializer::new(Vec::new()).with_zero_sized_limit(5);
+    let err = ser.serialize_value(&Unsized(6)).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::ZeroSizedLimitExceeded);
+    let map = std::collections::BTreeMap::from([(1u8, vec![(); 3]), (2u8, vec![(); 3])]);
+    let mut ser = Serializer::new(Vec::new()).with_zero_sized_limit(5);
+    // 6 units in 5 bytes: refused; the reader with the same limit refuses the bytes too.
+    let err = ser.serialize_value(&map).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::ZeroSizedLimitExceeded);
+    let bytes = to_bytes(&map).unwrap();
+    assert_eq!(bytes.len(), 5);
+    let mut de = Deserializer::from_bytes(&bytes).with_zero_sized_limit(5);
+    let err = std::collections::BTreeMap::<u8, Vec<()>>::deserialize(&mut de).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::ZeroSizedLimitExceeded);
+}
+
+#[test]
+fn a_tiny_input_claiming_2_pow_60_units_is_refused_quickly() {
+    // LEB128 of 2^60: 8 bytes of 0x80 then 0x10.
+    let mut claim = vec![0x80; 8];
+    claim.push(0x10);
+    let start = Instant::now();
+    let err = from_bytes::<Vec<()>>(&claim).unwrap_err();
+    assert_eq!(
+        (err.kind(), err.offset()),
+        (ErrorKind::ZeroSizedLimitExceeded, Some(0))
+    );
+    let mut typed = b"\x0avar * void".to_vec();
+    typed.extend_from_slice(&claim);
+    let err = from_array_bytes(&typed).unwrap_err();
+    assert_eq!(
+        (err.kind(), err.offset()),
+        (ErrorKind::ZeroSizedLimitExceeded, Some(11))
+    );
+    let err = from_array_bytes(b"\x1a1152921504606846976 * void").unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::ZeroSizedLimitExceeded);
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+/// A list nested `depth` deep, the innermost empty.
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Node(Vec<Node>);
+
+fn nested(depth: usize) -> Node {
+    (1..depth).fold(Node(Vec::new()), |inner, _| Node(vec![inner]))
+}
+
+fn assert_names_the_depth_limit(err: &crate::Error, limit: usize) {
+    assert_eq!(err.kind(), ErrorKind::DepthLimitExceeded, "{err}");
+    assert!(
+        err.to_string()
+            .contains(&format!("deeper than the depth limit {limit}")),
+        "{err}"
+    );
+}
+
+#[test]
+fn nesting_exactly_at_the_depth_limit_round_trips() {
+    let value = nested(DEFAULT_DEPTH_LIMIT);
+    let bytes = to_bytes(&value).unwrap();
+    let mut expected = vec![0x01; DEFAULT_DEPTH_LIMIT - 1];
+    expected.push(0x00);
+    assert_eq!(bytes, expected);
+    assert_eq!(from_bytes::<Node>(&bytes).unwrap(), value);
+
+    // Through a type: 128 `var *` and a scalar.
+    let array = from_array_bytes(&to_array_bytes(&value).unwrap()).unwrap();
+    assert_eq!(array.ty.nesting(), DEFAULT_DEPTH_LIMIT);
+    let mut expected = super::Value::List(Vec::new());
+    for _ in 1..DEFAULT_DEPTH_LIMIT {
+        expected = super::Value::List(vec![expected]);
+    }
+    assert_eq!(array.value, expected);
+}
+
+#[test]
+fn one_level_deeper_is_refused_by_writer_and_reader() {
+    let value = nested(DEFAULT_DEPTH_LIMIT + 1);
+    assert_names_the_depth_limit(&to_bytes(&value).unwrap_err(), DEFAULT_DEPTH_LIMIT);
+    assert_names_the_depth_limit(&to_array_bytes(&value).unwrap_err(), DEFAULT_DEPTH_LIMIT);
+
+    let mut bytes = vec![0x01; DEFAULT_DEPTH_LIMIT];
+    bytes.push(0x00);
+    let err = from_bytes::<Node>(&bytes).unwrap_err();
+    assert_names_the_depth_limit(&err, DEFAULT_DEPTH_LIMIT);
+    assert_eq!(err.offset(), Some(DEFAULT_DEPTH_LIMIT as u64));
+
+    // A type string one deeper than the limit does not parse.
+    let ty = "var * ".repeat(DEFAULT_DEPTH_LIMIT + 1) + "void";
+    let mut typed = vec![ty.len() as u8 & 0x7f | 0x80, (ty.len() >> 7) as u8];
+    typed.extend_from_slice(ty.as_bytes());
+    typed.extend_from_slice(&bytes);
+    assert_names_the_depth_limit(&from_array_bytes(&typed).unwrap_err(), DEFAULT_DEPTH_LIMIT);
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+enum Tree {
+    Leaf,
+    Wrap(Box<Tree>),
+    Pair(Box<Tree>, Option<Box<Tree>>),
+    Named {
+        map: std::collections::BTreeMap<u8, Tree>,
+    },
+}
+
+#[test]
+fn writer_and_reader_count_every_kind_of_level_alike() {
+    let leaf = Tree::Leaf;
+    let wrap = Tree::Wrap(Box::new(Tree::Leaf));
+    let pair = Tree::Pair(Box::new(wrap.clone()), Some(Box::new(Tree::Leaf)));
+    let named = Tree::Named {
+        map: [(1, pair.clone()), (2, Tree::Leaf)].into(),
+    };
+    let values = [leaf, wrap, pair, named];
+    for value in &values {
+        let bytes = to_bytes(value).unwrap();
+        for limit in 0..12 {
+            let mut ser = Serializer::new(Vec::new()).with_depth_limit(limit);
+            let written = ser.serialize_value(value);
+            let mut de = Deserializer::from_bytes(&bytes).with_depth_limit(limit);
+            let read = Tree::deserialize(&mut de);
+            assert_eq!(written.is_ok(), read.is_ok(), "{value:?} at limit {limit}");
+            if let (Err(w), Err(r)) = (written, read) {
+                assert_names_the_depth_limit(&w, limit);
+                assert_names_the_depth_limit(&r, limit);
+            }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+//! The TOC-MessagePack depth limit binds the writer and the reader alike: a value exactly
+//! [`DEFAULT_DEPTH_LIMIT`] deep is written and read back, value and TOC; one deeper is refused
+//! by the writer and, written by a writer with a higher limit, by the reader, naming the limit.
+
+use super::{from_bytes, to_bytes, to_bytes_with, Config, Reader, Value, DEFAULT_DEPTH_LIMIT};
+use crate::ErrorKind;
+
+/// `depth` arrays, one inside the other, the innermost holding `nil`.
+fn nested(depth: usize) -> Value {
+    (0..depth).fold(Value::Nil, |inner, _| Value::Array(vec![inner]))
+}
+
+fn assert_names_the_limit(err: &crate::Error, limit: usize) {
+    assert_eq!(err.kind(), ErrorKind::DepthLimitExceeded, "{err}");
+    assert!(
+        err.to_string()
+            .contains(&format!("deeper than the depth limit {limit}")),
+        "{err}"
+    );
+}
+
+/// Every container indexed, so that the TOC is as deep as the value allows.
+fn indexing_everything() -> Config {
+    Config::new().block_size(1).trivial_size(0)
+}
+
+#[test]
+fn a_value_exactly_at_the_limit_round_trips_with_its_toc() {
+    let value = nested(DEFAULT_DEPTH_LIMIT);
+    for bytes in [
+        to_bytes(&value).unwrap(),
+        to_bytes_with(&value, &indexing_everything()).unwrap(),
+    ] {
+        assert_eq!(from_bytes::<Value>(&bytes).unwrap(), value);
+        let reader = Reader::from_slice(&bytes).unwrap();
+        let stats = reader.toc_stats().unwrap();
+        // Leaves have entries too: the TOC is as deep as the value, never deeper.
+        assert!(stats.depth <= DEFAULT_DEPTH_LIMIT, "{stats:?}");
+        let mut node = reader.root().unwrap();
+        for _ in 1..DEFAULT_DEPTH_LIMIT {
+            node = node.child(0usize).unwrap();
+        }
+        assert_eq!(node.decode::<Value>().unwrap(), nested(1));
+        if stats.depth == DEFAULT_DEPTH_LIMIT {
+            assert_eq!(
+                node.child(0usize).unwrap().decode::<Value>().unwrap(),
+                Value::Nil
+            );
+        }
+        assert_eq!(reader.root().unwrap().decode::<Value>().unwrap(), value);
+    }
+    let stats = Reader::from_slice(&to_bytes_with(&value, &indexing_everything()).unwrap())
+        .unwrap()
+        .toc_stats()
+        .unwrap();
+    assert_eq!(stats.depth, DEFAULT_DEPTH_LIMIT);
+}
+
+#[test]
+fn one_level_deeper_is_refused_by_writer_and_reader() {
+    let value = nested(DEFAULT_DEPTH_LIMIT + 1);
+    assert_names_the_limit(&to_bytes(&value).unwrap_err(), DEFAULT_DEPTH_LIMIT);
+    assert_names_the_limit(
+        &to_bytes_with(&value, &indexing_everything()).unwrap_err(),
+        DEFAULT_DEPTH_LIMIT,
+    );
+
+    // Written by a writer that allows more: the reader refuses the value, naming its limit,
+    // just after the header of the array one too deep.
+    let generous = Config::new().depth_limit(DEFAULT_DEPTH_LIMIT + 1);
+    let bytes = to_bytes_with(&value, &generous).unwrap();
+    assert_eq!(
+        &bytes[super::DATA_START..super::DATA_START + DEFAULT_DEPTH_LIMIT + 2],
+        [vec![0x91; DEFAULT_DEPTH_LIMIT + 1], vec![0xc0]].concat()
+    );
+    let err = from_bytes::<Value>(&bytes).unwrap_err();
+    assert_names_the_limit(&err, DEFAULT_DEPTH_LIMIT);
+    assert_eq!(
+        err.offset(),
+        Some((super::DATA_START + DEFAULT_DEPTH_LIMIT + 1) as u64)
+    );
+    let reader = Reader::from_slice(&bytes).unwrap();
+    assert_names_the_limit(
+        &reader.root().unwrap().decode::<Value>().unwrap_err(),
+        DEFAULT_DEPTH_LIMIT,
+    );
+}
+
+#[test]
+fn variants_count_their_map_on_both_sides() {
+    #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+    enum E {
+        Tuple(u8, u8),
+        New(Vec<u8>),
+    }
+    for (value, depth) in [(E::Tuple(1, 2), 2), (E::New(vec![1]), 2)] {
+        let config = Config::new().depth_limit(depth - 1);
+        assert_names_the_limit(&to_bytes_with(&value, &config).unwrap_err(), depth - 1);
+        let bytes = to_bytes_with(&value, &Config::new().depth_limit(depth)).unwrap();
+        assert_eq!(
+            super::from_bytes_with::<E>(&bytes, &Config::new().depth_limit(depth)).unwrap(),
+            value
+        );
+        let err = super::from_bytes_with::<E>(&bytes, &config).unwrap_err();
+        assert_names_the_limit(&err, depth - 1);
+    }
+}
