@@ -121,7 +121,7 @@ impl ErrorKind {
             ErrorKind::InvalidUtf8 => "invalid UTF-8",
             ErrorKind::InvalidChar => "invalid char",
             ErrorKind::IntegerOverflow => "number does not fit the target type",
-            ErrorKind::DepthLimitExceeded => "nesting deeper than the depth limit",
+            ErrorKind::DepthLimitExceeded => "nesting too deep",
             ErrorKind::ZeroSizedLimitExceeded => "too many elements that take no bytes",
             ErrorKind::Unsupported => "unsupported type",
             ErrorKind::Io => "I/O error",
@@ -160,7 +160,8 @@ impl fmt::Display for ErrorKind {
 /// An encoding or decoding error of any format of this crate.
 ///
 /// Boxed so that `Result<T, Error>` stays one word wider than `T`. Display is
-/// `"{kind}: {message} at byte {offset}"`, leaving out what is not known.
+/// `"{kind}: {message} at byte {offset}"`, leaving out what is not known (and the kind of a
+/// [`ErrorKind::Message`], whose text is the whole message).
 #[derive(Clone, PartialEq, Eq)]
 pub struct Error {
     inner: Box<ErrorImpl>,
@@ -242,9 +243,11 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.inner.message {
-            Some(message) => write!(f, "{}: {message}", self.inner.kind)?,
-            None => write!(f, "{}", self.inner.kind)?,
+        match (&self.inner.message, self.inner.kind) {
+            // As serde_json does: a `Serialize` impl's own message needs no prefix.
+            (Some(message), ErrorKind::Message) => write!(f, "{message}")?,
+            (Some(message), kind) => write!(f, "{kind}: {message}")?,
+            (None, kind) => write!(f, "{kind}")?,
         }
         write!(f, "{}", self.inner.position)
     }

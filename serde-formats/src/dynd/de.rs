@@ -143,7 +143,10 @@ impl<'de> Deserializer<'de> {
     fn too_deep(&self) -> Error {
         Error::with_message(
             ErrorKind::DepthLimitExceeded,
-            format!("nesting deeper than the depth limit {}", self.depth_limit),
+            format!(
+                "value nested deeper than the depth limit {}",
+                self.depth_limit
+            ),
         )
         .with_position(Position::Byte(self.offset() as u64))
     }

@@ -195,7 +195,7 @@ impl Infer {
         self.depth_left = self.depth_left.checked_sub(1).ok_or_else(|| {
             Error::with_message(
                 ErrorKind::DepthLimitExceeded,
-                format!("nesting deeper than the depth limit {DEFAULT_DEPTH_LIMIT}"),
+                format!("value nested deeper than the depth limit {DEFAULT_DEPTH_LIMIT}"),
             )
         })?;
         Ok(())

@@ -138,7 +138,10 @@ impl<O: Output> Serializer<O> {
             }
             None => Err(Error::with_message(
                 ErrorKind::DepthLimitExceeded,
-                format!("nesting deeper than the depth limit {}", self.depth_limit),
+                format!(
+                    "value nested deeper than the depth limit {}",
+                    self.depth_limit
+                ),
             )),
         }
     }

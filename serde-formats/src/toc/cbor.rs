@@ -79,7 +79,7 @@ fn bad(at: u64, message: &str) -> Error {
 fn too_deep(at: u64, limit: usize) -> Error {
     Error::with_message(
         ErrorKind::DepthLimitExceeded,
-        format!("nesting deeper than the depth limit {limit}"),
+        format!("value nested deeper than the depth limit {limit}"),
     )
     .with_position(Position::Byte(at))
 }

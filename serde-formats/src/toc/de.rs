@@ -40,7 +40,10 @@ impl<'de> Deserializer<'de> {
         if self.depth >= self.depth_limit {
             return Err(self.cur.error_msg(
                 ErrorKind::DepthLimitExceeded,
-                &format!("nesting deeper than the depth limit {}", self.depth_limit),
+                &format!(
+                    "value nested deeper than the depth limit {}",
+                    self.depth_limit
+                ),
             ));
         }
         self.depth += 1;

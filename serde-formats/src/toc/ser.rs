@@ -219,7 +219,10 @@ impl<W: Write> Writer<W> {
         if self.depth >= self.depth_limit {
             return Err(Error::with_message(
                 ErrorKind::DepthLimitExceeded,
-                format!("nesting deeper than the depth limit {}", self.depth_limit),
+                format!(
+                    "value nested deeper than the depth limit {}",
+                    self.depth_limit
+                ),
             ));
         }
         self.depth += 1;
