@@ -1,8 +1,9 @@
 //! The in-memory vector model: a type, a size and an encoding, with constructors that check every
 //! index, offset and size, and reading one row's value through any encoding.
 
+use super::scalar::{decode_scalar, encode_scalar};
 use super::types::Type;
-use super::value::{Timestamp, Value};
+use super::value::Value;
 use crate::error::{Error, ErrorKind, Result};
 
 /// The largest size of a vector: sizes, offsets and indices are `i32` on the wire.
@@ -302,7 +303,8 @@ fn check_flat(ty: &Type, size: usize, nulls: Option<&[u8]>, data: FlatData) -> R
                 )));
             }
             bytes.truncate(need);
-            if nulls.is_some() {
+            // UNKNOWN has width 0 and nothing to clear.
+            if nulls.is_some() && width > 0 {
                 for (row, value) in bytes.chunks_exact_mut(width).enumerate() {
                     if !is_valid(nulls, row) {
                         value.fill(0);
@@ -333,10 +335,10 @@ fn check_flat(ty: &Type, size: usize, nulls: Option<&[u8]>, data: FlatData) -> R
                         strings.data.len()
                     )));
                 }
-                if *ty == Type::Varchar && std::str::from_utf8(strings.get(row)).is_err() {
+                if ty.is_text() && std::str::from_utf8(strings.get(row)).is_err() {
                     return Err(Error::with_message(
                         ErrorKind::InvalidUtf8,
-                        format_args!("row {row} of a VARCHAR vector"),
+                        format_args!("row {row} of a {ty} vector"),
                     ));
                 }
             }
@@ -418,15 +420,16 @@ fn check_constant(ty: &Type, value: ConstantValue) -> Result<ConstantValue> {
                         ));
                     }
                 }
-                Type::Varchar => {
+                Type::Varchar | Type::Json => {
                     if std::str::from_utf8(&bytes).is_err() {
                         return Err(Error::with_message(
                             ErrorKind::InvalidUtf8,
-                            "VARCHAR constant",
+                            format_args!("{ty} constant"),
                         ));
                     }
                 }
                 Type::Varbinary => {}
+                Type::Unknown => return Err(type_mismatch(ty, "a value that is not null")),
                 ty => match ty.fixed_width() {
                     Some(width) if width == bytes.len() => {}
                     Some(width) => {
@@ -441,15 +444,30 @@ fn check_constant(ty: &Type, value: ConstantValue) -> Result<ConstantValue> {
             ConstantValue::Scalar(bytes)
         }
         ConstantValue::Complex { base, index } => {
-            if ty.is_scalar() {
-                return Err(type_mismatch(ty, "a constant over a base vector"));
-            }
             same_type(ty, &base.ty)?;
             if index >= base.size {
                 return Err(bad_index(format_args!(
                     "constant index {index} in a base of {} rows",
                     base.size
                 )));
+            }
+            if ty.is_scalar() {
+                // Velox writes a scalar constant whose value sits in a base vector (one wrapped
+                // around a lazy vector) as a base and an index; the value is copied out, unless
+                // the base was never loaded.
+                return match base.resolve(index) {
+                    Ok(Leaf::Null) => Ok(ConstantValue::Null),
+                    Ok(Leaf::Scalar(_, bytes)) => {
+                        check_constant(ty, ConstantValue::Scalar(bytes.to_vec()))
+                    }
+                    Ok(Leaf::Flat(flat, row)) => {
+                        check_constant(ty, ConstantValue::Scalar(flat.scalar_bytes(row)))
+                    }
+                    Err(err) if err.kind() == ErrorKind::NotLoaded => {
+                        Ok(ConstantValue::Complex { base, index })
+                    }
+                    Err(err) => Err(err),
+                };
             }
             // A constant whose base row is null is the null constant (Velox saves it as one).
             if base.is_null(index).unwrap_or(false) {
@@ -470,7 +488,11 @@ impl Vector {
         }
         let body = match body {
             Body::Flat { nulls, data } => {
-                let nulls = canonical_nulls(nulls, size)?;
+                let mut nulls = canonical_nulls(nulls, size)?;
+                if ty == Type::Unknown && size > 0 {
+                    // UNKNOWN has no values: every row is null, whatever the bitmap says.
+                    nulls = Some(vec![0; size.div_ceil(8)]);
+                }
                 let data = check_flat(&ty, size, nulls.as_deref(), data)?;
                 Body::Flat { nulls, data }
             }
@@ -546,12 +568,14 @@ impl Vector {
                 }
                 FlatData::Fixed(bits)
             }
-            Type::Varchar | Type::Varbinary => {
+            Type::Varchar | Type::Varbinary | Type::Json => {
                 let mut strings = Strings::default();
                 for value in values {
                     match (value, &ty) {
                         (Value::Null, _) => strings.push(&[]),
-                        (Value::Varchar(text), Type::Varchar) => strings.push(text.as_bytes()),
+                        (Value::Varchar(text), Type::Varchar) | (Value::Json(text), Type::Json) => {
+                            strings.push(text.as_bytes())
+                        }
                         (Value::Varbinary(bytes), Type::Varbinary) => strings.push(bytes),
                         (other, _) => return Err(type_mismatch(&ty, other)),
                     }
@@ -776,7 +800,9 @@ impl Vector {
         } else if ty.is_scalar() {
             let mut bytes = Vec::new();
             match (&ty, value) {
-                (Type::Varchar, Value::Varchar(text)) => bytes.extend_from_slice(text.as_bytes()),
+                (Type::Varchar, Value::Varchar(text)) | (Type::Json, Value::Json(text)) => {
+                    bytes.extend_from_slice(text.as_bytes())
+                }
                 (Type::Varbinary, Value::Varbinary(data)) => bytes.extend_from_slice(data),
                 (Type::Boolean, Value::Boolean(flag)) => bytes.push(u8::from(*flag)),
                 (ty, value) => encode_scalar(ty, value, &mut bytes)?,
@@ -953,7 +979,11 @@ impl Vector {
                 nulls: Some(bits), ..
             } => Ok((0..rows).filter(|&row| !is_valid(Some(bits), row)).count()),
             Body::Constant(ConstantValue::Null) => Ok(rows),
-            Body::Constant(_) => Ok(0),
+            // Over an unloaded lazy base this is `NotLoaded`.
+            Body::Constant(ConstantValue::Complex { base, index }) => {
+                Ok(if base.is_null(*index)? { rows } else { 0 })
+            }
+            Body::Constant(ConstantValue::Scalar(_)) => Ok(0),
             Body::Lazy(Some(loaded)) => loaded.null_count_of_first(rows),
             Body::Lazy(None) => Err(Error::new(ErrorKind::NotLoaded)),
             // One `i32` index per row is stored, so this is linear in the input too.
@@ -1086,60 +1116,6 @@ pub(crate) fn range_of(offsets: &[i32], sizes: &[i32], row: usize) -> (usize, us
 
 pub(crate) fn to_i32(n: usize) -> Result<i32> {
     i32::try_from(n).map_err(|_| bad_index(format_args!("{n} does not fit an i32")))
-}
-
-/// Appends the little-endian bytes of a fixed-width scalar `value` of type `ty` (zeros for null).
-fn encode_scalar(ty: &Type, value: &Value, out: &mut Vec<u8>) -> Result<()> {
-    match (ty, value) {
-        (ty, Value::Null) => out.resize(out.len() + ty.fixed_width().unwrap_or(0), 0),
-        (Type::Boolean, Value::Boolean(v)) => out.push(u8::from(*v)),
-        (Type::TinyInt, Value::TinyInt(v)) => out.extend_from_slice(&v.to_le_bytes()),
-        (Type::SmallInt, Value::SmallInt(v)) => out.extend_from_slice(&v.to_le_bytes()),
-        (Type::Integer, Value::Integer(v)) => out.extend_from_slice(&v.to_le_bytes()),
-        (Type::BigInt, Value::BigInt(v)) => out.extend_from_slice(&v.to_le_bytes()),
-        (Type::Real, Value::Real(v)) => out.extend_from_slice(&v.to_le_bytes()),
-        (Type::Double, Value::Double(v)) => out.extend_from_slice(&v.to_le_bytes()),
-        (Type::HugeInt, Value::HugeInt(v)) => out.extend_from_slice(&v.to_le_bytes()),
-        (Type::Timestamp, Value::Timestamp(v)) => {
-            out.extend_from_slice(&v.seconds.to_le_bytes());
-            out.extend_from_slice(&v.nanos.to_le_bytes());
-        }
-        (ty, other) => return Err(type_mismatch(ty, other)),
-    }
-    Ok(())
-}
-
-/// The first `N` bytes of `bytes`, zero-padded (callers pass exactly `N`).
-fn le<const N: usize>(bytes: &[u8]) -> [u8; N] {
-    let mut out = [0u8; N];
-    for (dst, src) in out.iter_mut().zip(bytes) {
-        *dst = *src;
-    }
-    out
-}
-
-/// The value of a scalar of type `ty` from its constant-form bytes.
-pub(crate) fn decode_scalar(ty: &Type, bytes: &[u8]) -> Result<Value> {
-    Ok(match ty {
-        Type::Boolean => Value::Boolean(bytes.first().is_some_and(|&b| b != 0)),
-        Type::TinyInt => Value::TinyInt(i8::from_le_bytes(le(bytes))),
-        Type::SmallInt => Value::SmallInt(i16::from_le_bytes(le(bytes))),
-        Type::Integer => Value::Integer(i32::from_le_bytes(le(bytes))),
-        Type::BigInt => Value::BigInt(i64::from_le_bytes(le(bytes))),
-        Type::Real => Value::Real(f32::from_le_bytes(le(bytes))),
-        Type::Double => Value::Double(f64::from_le_bytes(le(bytes))),
-        Type::HugeInt => Value::HugeInt(i128::from_le_bytes(le(bytes))),
-        Type::Timestamp => Value::Timestamp(Timestamp {
-            seconds: i64::from_le_bytes(le(bytes)),
-            nanos: u64::from_le_bytes(le(bytes.get(8..).unwrap_or(&[]))),
-        }),
-        Type::Varchar => Value::Varchar(
-            String::from_utf8(bytes.to_vec())
-                .map_err(|_| Error::with_message(ErrorKind::InvalidUtf8, "VARCHAR value"))?,
-        ),
-        Type::Varbinary => Value::Varbinary(bytes.to_vec()),
-        complex => return Err(type_mismatch(complex, "a scalar")),
-    })
 }
 
 #[cfg(test)]
