@@ -129,6 +129,23 @@ def cases():
         pa.array([3], pa.int32()),
         pa.array([{"a": 7, "b": "seven"}], pa.struct([("a", pa.int64()), ("b", pa.string())]))))
     yield "row_constructor", expr("row_constructor(a, a + 1)", a=pv.from_list([1, None, 3]))
+    yield "null_constant_array", pv.import_from_arrow(pa.RunEndEncodedArray.from_arrays(
+        pa.array([3], pa.int32()), pa.array([None], pa.list_(pa.int64()))))
+    yield "dictionary_of_row", pv.import_from_arrow(pa.DictionaryArray.from_arrays(
+        pa.array([1, 0, None, 1], pa.int32()),
+        pa.array([{"a": 1, "b": None}, None], pa.struct([("a", pa.int64()), ("b", pa.string())]))))
+    yield "dictionary_of_array", pv.import_from_arrow(pa.DictionaryArray.from_arrays(
+        pa.array([1, 0, None], pa.int32()), pa.array([[1], [2, None, 3]], pa.list_(pa.int64()))))
+    # Several runs import as a DICTIONARY over the run values.
+    yield "runs_as_dictionary", pv.import_from_arrow(pa.RunEndEncodedArray.from_arrays(
+        pa.array([2, 5, 6], pa.int32()), pa.array(["a run of long strings", None, "b"])))
+    yield "string_view", pv.import_from_arrow(pa.array(
+        ["a string_view longer than 12", None, "inline", "another long one, in a buffer"],
+        pa.string_view()))
+    yield "element_at_dictionary", expr("element_at(array_constructor(a, a), 1)",
+                                        a=pv.from_list([1, None, 3]))
+    yield "map_keys", expr("map_keys(map(array_constructor(a), array_constructor(a)))",
+                           a=pv.from_list([1, 2, 3]))
 
     # Types Arrow cannot carry, made by Velox expressions.
     yield "constant_interval_day_time", expr("parse_duration('1.5s')", a=pv.from_list([1, 2]))

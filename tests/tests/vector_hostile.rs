@@ -211,6 +211,11 @@ fn lengths_past_the_input_do_not_allocate() {
         .i64(0)
         .raw(&flat_bigint(&[1]).0);
     expect("dictionary size MAX", &dict.0, ErrorKind::BadIndex, h + 1);
+    // A FLAT UNKNOWN of size MAX is fine too: it has no values, and no bitmap is kept.
+    let unknown = b().header(0, UNKNOWN, i32::MAX).u8(0).u8(0);
+    let v = from_bytes(&unknown.0).unwrap();
+    assert_eq!(v.null_count().unwrap(), i32::MAX as usize);
+    assert!(v.to_string().ends_with("... 2147483637 more rows"));
     // A CONSTANT BIGINT of size MAX is fine: 8 bytes say it all.
     let constant = b().header(1, BIGINT, i32::MAX).u8(0).u8(1).i64(7);
     assert_eq!(from_bytes(&constant.0).unwrap().len(), i32::MAX as usize);

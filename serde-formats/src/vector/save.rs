@@ -127,6 +127,25 @@ impl<W: Write> Saver<W> {
         }
     }
 
+    /// A flat UNKNOWN vector's nulls (all rows null, as Velox writes them) and no values buffer.
+    /// The bitmap is written in pieces: the vector holds none.
+    fn unknown_nulls(&mut self, size: usize) -> Result<()> {
+        if size == 0 {
+            self.flag(false)?;
+            return self.flag(false);
+        }
+        let mut left = size.div_ceil(8);
+        self.flag(true)?;
+        self.i32(len_i32(left)?)?;
+        let zeros = [0u8; 4096];
+        while left > 0 {
+            let n = left.min(zeros.len());
+            self.bytes(&zeros[..n])?;
+            left -= n;
+        }
+        self.flag(false)
+    }
+
     fn strings(&mut self, strings: &Strings, size: usize) -> Result<()> {
         let mut views = Vec::with_capacity(size * 16);
         let mut long = Vec::new();
@@ -165,11 +184,10 @@ impl<W: Write> Saver<W> {
         self.ty(&vector.ty)?;
         self.i32(len_i32(vector.size)?)?;
         match &vector.body {
+            Body::Flat { .. } if vector.ty == Type::Unknown => self.unknown_nulls(vector.size),
             Body::Flat { nulls, data } => {
                 self.nulls(nulls.as_deref())?;
                 match data {
-                    // UNKNOWN has no values buffer (as Velox writes it).
-                    FlatData::Fixed(_) if vector.ty == Type::Unknown => self.flag(false),
                     FlatData::Fixed(values) => {
                         self.flag(true)?;
                         self.buffer(values)

@@ -488,11 +488,13 @@ impl Vector {
         }
         let body = match body {
             Body::Flat { nulls, data } => {
-                let mut nulls = canonical_nulls(nulls, size)?;
-                if ty == Type::Unknown && size > 0 {
-                    // UNKNOWN has no values: every row is null, whatever the bitmap says.
-                    nulls = Some(vec![0; size.div_ceil(8)]);
-                }
+                let nulls = if ty == Type::Unknown {
+                    // UNKNOWN has no values: every row is null, whatever the bitmap says. No
+                    // bitmap is kept, so a huge size read from a few bytes costs no memory.
+                    None
+                } else {
+                    canonical_nulls(nulls, size)?
+                };
                 let data = check_flat(&ty, size, nulls.as_deref(), data)?;
                 Body::Flat { nulls, data }
             }
@@ -921,6 +923,7 @@ impl Vector {
                 )));
             }
             match &vector.body {
+                Body::Flat { .. } if vector.ty == Type::Unknown => return Ok(Leaf::Null),
                 Body::Flat { nulls, .. } => {
                     return Ok(if is_valid(nulls.as_deref(), row) {
                         Leaf::Flat(vector, row)
@@ -974,6 +977,7 @@ impl Vector {
     /// the vector holds, not in its size: a constant or a lazy vector over one can be huge.
     fn null_count_of_first(&self, rows: usize) -> Result<usize> {
         match &self.body {
+            Body::Flat { .. } if self.ty == Type::Unknown => Ok(rows),
             Body::Flat { nulls: None, .. } => Ok(0),
             Body::Flat {
                 nulls: Some(bits), ..
