@@ -376,9 +376,24 @@ impl Type {
     }
 }
 
+/// A ROW field name as Velox prints it: as is when it is an identifier (`[a-zA-Z_][a-zA-Z0-9_]*`),
+/// else in double quotes with each double quote doubled.
+fn write_field_name(f: &mut fmt::Formatter<'_>, name: &str) -> fmt::Result {
+    let mut chars = name.chars();
+    let identifier = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if identifier {
+        f.write_str(name)
+    } else {
+        write!(f, "\"{}\"", name.replace('"', "\"\""))
+    }
+}
+
 impl fmt::Display for Type {
     /// Velox's spelling: `BIGINT`, `DECIMAL(10, 2)`, `ARRAY<BIGINT>`, `MAP<VARCHAR,BIGINT>`,
-    /// `ROW<a:BIGINT,b:VARCHAR>`.
+    /// `ROW<a:BIGINT,"b c":VARCHAR>` (names that are not identifiers quoted, as Velox does).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Type::Decimal { precision, scale } => write!(f, "DECIMAL({precision}, {scale})"),
@@ -390,7 +405,8 @@ impl fmt::Display for Type {
                     if i > 0 {
                         f.write_str(",")?;
                     }
-                    write!(f, "{name}:{ty}")?;
+                    write_field_name(f, name)?;
+                    write!(f, ":{ty}")?;
                 }
                 f.write_str(">")
             }
@@ -509,5 +525,11 @@ mod tests {
             ty.to_string(),
             "ROW<a:ARRAY<BIGINT>,b:MAP<VARCHAR,DECIMAL(20, 4)>,c:INTERVAL YEAR TO MONTH>"
         );
+        let ty = Type::row([
+            ("_x1", Type::Date),
+            ("a \"b\"", Type::Json),
+            ("", Type::Unknown),
+        ]);
+        assert_eq!(ty.to_string(), r#"ROW<_x1:DATE,"a ""b""":JSON,"":UNKNOWN>"#);
     }
 }
