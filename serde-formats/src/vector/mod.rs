@@ -155,6 +155,8 @@
 //! [`ErrorKind::UnexpectedEnd`]: crate::ErrorKind::UnexpectedEnd
 //! [`ErrorKind::TrailingBytes`]: crate::ErrorKind::TrailingBytes
 
+mod build;
+mod check;
 mod display;
 mod restore;
 mod rows;
