@@ -137,7 +137,8 @@
 //! that does not parse, of the offending byte); checks that need a whole vector (indices
 //! against the base, child types) point at the vector's first byte. [`restore`] never
 //! allocates more than 64 KiB beyond the bytes it has actually read, whatever lengths the
-//! input claims.
+//! input claims; what it builds is a small multiple of those bytes (the type JSON is parsed
+//! straight into the type, not into a JSON tree, and a flat UNKNOWN vector keeps no bitmap).
 //!
 //! Where Velox is silent: TIMESTAMP nanoseconds are kept as written (not checked below 10⁹); a
 //! ROW child vector may be longer than the row, as in Velox; lengths are `i32`, so a vector is

@@ -3,7 +3,8 @@
 
 use std::fmt;
 
-use serde_json::Value as Json;
+use serde::de::IgnoredAny;
+use serde::Deserialize;
 
 use crate::error::{Error, ErrorKind, Position, Result};
 
@@ -237,7 +238,8 @@ impl Type {
         out.push('}');
     }
 
-    /// Parses Velox's type JSON (any key order; `name` is not checked, Velox goes by `type`).
+    /// Parses Velox's type JSON (any key order; `name` is not checked, Velox goes by `type`;
+    /// other keys are ignored).
     ///
     /// # Errors
     /// [`ErrorKind::BadType`] for text that is not JSON, a type name this crate does not know
@@ -245,17 +247,18 @@ impl Type {
     /// [`TYPE_DEPTH_LIMIT`] (then [`ErrorKind::DepthLimitExceeded`]). Errors have no position;
     /// the reader adds the byte offset of the JSON text.
     pub fn from_json(text: &str) -> Result<Type> {
-        let json: Json = serde_json::from_str(text).map_err(|err| {
+        let json: TypeJson = serde_json::from_str(text).map_err(|err| {
             Error::with_message(ErrorKind::BadType, format_args!("type JSON: {err}"))
         })?;
-        Type::from_json_value(&json, 1)
+        json.into_type(1)
     }
 
     /// As [`Type::from_json`] for JSON text that starts at byte `start` of the input: a syntax
     /// error points at its byte, any other error at `start`.
     pub(crate) fn from_json_at(text: &str, start: u64) -> Result<Type> {
-        match serde_json::from_str::<Json>(text) {
-            Ok(json) => Type::from_json_value(&json, 1)
+        match serde_json::from_str::<TypeJson>(text) {
+            Ok(json) => json
+                .into_type(1)
                 .map_err(|err| err.or_position(Position::Byte(start))),
             Err(err) => {
                 // serde_json counts lines from 1 and columns from 1 (in bytes, 0 at a newline).
@@ -272,8 +275,27 @@ impl Type {
             }
         }
     }
+}
 
-    fn from_json_value(json: &Json, depth: usize) -> Result<Type> {
+/// The fields of Velox's type JSON that this crate reads. Parsed straight into this shape (not
+/// into a JSON tree), so memory stays within a small multiple of the text's length; serde_json
+/// stops nesting at 128 levels, before the stack runs out.
+#[derive(Deserialize)]
+struct TypeJson {
+    #[serde(rename = "type")]
+    name: Option<String>,
+    precision: Option<u64>,
+    scale: Option<u64>,
+    names: Option<Vec<String>>,
+    #[serde(rename = "cTypes")]
+    children: Option<Vec<TypeJson>>,
+    /// Velox's type cache reference, not supported.
+    #[serde(rename = "ref")]
+    reference: Option<IgnoredAny>,
+}
+
+impl TypeJson {
+    fn into_type(self, depth: usize) -> Result<Type> {
         if depth > TYPE_DEPTH_LIMIT {
             return Err(Error::with_message(
                 ErrorKind::DepthLimitExceeded,
@@ -283,35 +305,28 @@ impl Type {
         let bad = |what: &dyn fmt::Display| {
             Error::with_message(ErrorKind::BadType, format_args!("type JSON: {what}"))
         };
-        let Json::Object(object) = json else {
-            return Err(bad(&"not an object"));
-        };
-        if object.contains_key("ref") {
+        if self.reference.is_some() {
             return Err(bad(
                 &"references to Velox's type cache (\"ref\") are not supported",
             ));
         }
-        let Some(Json::String(name)) = object.get("type") else {
+        let Some(name) = self.name else {
             return Err(bad(&"no string \"type\""));
         };
-        let children = || -> Result<Vec<Type>> {
-            let Some(Json::Array(items)) = object.get("cTypes") else {
+        let children = |wanted: usize, children: Option<Vec<TypeJson>>| -> Result<Vec<Type>> {
+            let Some(children) = children else {
                 return Err(bad(&format_args!("{name} without a \"cTypes\" array")));
             };
-            items
-                .iter()
-                .map(|item| Type::from_json_value(item, depth + 1))
-                .collect()
-        };
-        let count = |wanted: usize, children: Vec<Type>| -> Result<Vec<Type>> {
-            if children.len() == wanted {
-                Ok(children)
-            } else {
-                Err(bad(&format_args!(
+            if children.len() != wanted {
+                return Err(bad(&format_args!(
                     "{name} with {} child types instead of {wanted}",
                     children.len()
-                )))
+                )));
             }
+            children
+                .into_iter()
+                .map(|child| child.into_type(depth + 1))
+                .collect()
         };
         Ok(match name.as_str() {
             "BOOLEAN" => Type::Boolean,
@@ -331,39 +346,32 @@ impl Type {
             "JSON" => Type::Json,
             "UNKNOWN" => Type::Unknown,
             "DECIMAL" => {
-                let number = |key: &str| -> Result<u8> {
-                    object
-                        .get(key)
-                        .and_then(Json::as_u64)
+                let small = |value: Option<u64>, key: &str| -> Result<u8> {
+                    value
                         .and_then(|n| u8::try_from(n).ok())
                         .ok_or_else(|| bad(&format_args!("DECIMAL without a small \"{key}\"")))
                 };
-                Type::decimal(number("precision")?, number("scale")?)?
+                Type::decimal(
+                    small(self.precision, "precision")?,
+                    small(self.scale, "scale")?,
+                )?
             }
             "ARRAY" => {
-                let mut children = count(1, children()?)?;
+                let mut children = children(1, self.children)?;
                 Type::Array(Box::new(children.remove(0)))
             }
             "MAP" => {
-                let mut children = count(2, children()?)?.into_iter();
+                let mut children = children(2, self.children)?.into_iter();
                 match (children.next(), children.next()) {
                     (Some(key), Some(value)) => Type::map(key, value),
                     _ => return Err(bad(&"MAP without two child types")),
                 }
             }
             "ROW" => {
-                let Some(Json::Array(names)) = object.get("names") else {
+                let Some(names) = self.names else {
                     return Err(bad(&"ROW without a \"names\" array"));
                 };
-                let names = names
-                    .iter()
-                    .map(|name| {
-                        name.as_str()
-                            .map(str::to_owned)
-                            .ok_or_else(|| bad(&"ROW field name that is not a string"))
-                    })
-                    .collect::<Result<Vec<_>>>()?;
-                let children = count(names.len(), children()?)?;
+                let children = children(names.len(), self.children)?;
                 Type::Row(names.into_iter().zip(children).collect())
             }
             other => {
