@@ -327,3 +327,64 @@ fn scalar_constant_over_a_base_restores_as_a_scalar_constant() {
     assert_eq!(v.value(0).unwrap_err().kind(), ErrorKind::NotLoaded);
     assert_eq!(to_bytes(&v).unwrap(), lazy);
 }
+
+#[test]
+fn serde_rows_read_velox_types_as_plain_values() {
+    let ty = Type::row([
+        ("day", Type::Date),
+        ("amount", Type::decimal(20, 2).unwrap()),
+        ("wait", Type::IntervalDayTime),
+        ("term", Type::IntervalYearMonth),
+        ("doc", Type::Json),
+        ("nothing", Type::Unknown),
+    ]);
+    let row = Value::Row(vec![
+        ("day".into(), Value::Date(18_262)),
+        (
+            "amount".into(),
+            Value::Decimal {
+                unscaled: -12_345,
+                scale: 2,
+            },
+        ),
+        ("wait".into(), Value::IntervalDayTime(1_500)),
+        ("term".into(), Value::IntervalYearMonth(14)),
+        ("doc".into(), Value::Json("{\"a\":1}".into())),
+        ("nothing".into(), Value::Null),
+    ]);
+    let v = Vector::from_values(ty, &[row]).unwrap();
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    struct Row {
+        day: i32,
+        amount: String,
+        wait: i64,
+        term: i32,
+        doc: String,
+        nothing: Option<bool>,
+    }
+    let rows: Vec<Row> = to_rows(&v).unwrap();
+    assert_eq!(
+        rows,
+        [Row {
+            day: 18_262,
+            amount: "-123.45".into(),
+            wait: 1_500,
+            term: 14,
+            doc: "{\"a\":1}".into(),
+            nothing: None,
+        }]
+    );
+    // A decimal value must fit its type.
+    let too_wide = Value::Decimal {
+        unscaled: 1_000,
+        scale: 0,
+    };
+    let err = Vector::from_values(Type::decimal(3, 0).unwrap(), &[too_wide]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::TypeMismatch);
+    let wrong_scale = Value::Decimal {
+        unscaled: 1,
+        scale: 1,
+    };
+    let err = Vector::from_values(Type::decimal(3, 0).unwrap(), &[wrong_scale]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::TypeMismatch);
+}
