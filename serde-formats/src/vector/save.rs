@@ -3,7 +3,9 @@
 use std::io::Write;
 
 use super::restore::DEFAULT_DEPTH_LIMIT;
-use super::types::{Type, TYPE_DEPTH_LIMIT};
+use super::types::Type;
+#[cfg(doc)]
+use super::types::TYPE_DEPTH_LIMIT;
 use super::vector::{Body, ConstantValue, FlatData, Strings, Vector};
 use crate::error::{Error, ErrorKind, Result};
 
@@ -18,7 +20,8 @@ pub(crate) const INLINE_LIMIT: usize = 12;
 /// [`ErrorKind::Io`] when the writer fails; [`ErrorKind::IntegerOverflow`] when a buffer would be
 /// longer than `i32::MAX` bytes (more than 134 million string views, or 2 GiB of long strings);
 /// [`ErrorKind::DepthLimitExceeded`] for what [`restore`](super::restore) would refuse: vectors
-/// nested more than 128 levels or a type more than [`TYPE_DEPTH_LIMIT`] levels.
+/// nested more than 128 levels or a type more than [`TYPE_DEPTH_LIMIT`] levels;
+/// [`ErrorKind::BadType`] for a `DECIMAL` type with bad parameters (see [`Type::validate`]).
 ///
 /// ```
 /// use serde_formats::vector::{save, Type, Value, Vector};
@@ -105,15 +108,8 @@ impl<W: Write> Saver<W> {
 
     /// The type as Velox's JSON, `i32` length first.
     fn ty(&mut self, ty: &Type) -> Result<()> {
-        if ty.depth() > TYPE_DEPTH_LIMIT {
-            return Err(Error::with_message(
-                ErrorKind::DepthLimitExceeded,
-                format_args!(
-                    "type nested {} levels, more than {TYPE_DEPTH_LIMIT}",
-                    ty.depth()
-                ),
-            ));
-        }
+        // What `restore` would refuse: too deep, or a DECIMAL built with bad parameters.
+        ty.validate()?;
         self.buffer(ty.to_json().as_bytes())
     }
 

@@ -38,8 +38,11 @@ pub(crate) fn encode_scalar(ty: &Type, value: &Value, out: &mut Vec<u8>) -> Resu
                 scale: value_scale,
             },
         ) => {
-            let limit = 10i128.pow(u32::from(*precision));
-            if value_scale != scale || unscaled.unsigned_abs() >= limit.unsigned_abs() {
+            // A precision over 38 (a type built without `Type::decimal`) has no limit to check.
+            let limit = 10u128
+                .checked_pow(u32::from(*precision))
+                .unwrap_or(u128::MAX);
+            if value_scale != scale || unscaled.unsigned_abs() >= limit {
                 return Err(type_mismatch(ty, value));
             }
             if *precision <= 18 {

@@ -288,6 +288,13 @@ fn save_refuses_what_restore_would_refuse() {
     let err = to_bytes(&too_deep).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::DepthLimitExceeded);
 
+    // DECIMAL parameters that `restore` refuses, in a type built without `Type::decimal`.
+    for (precision, scale) in [(0, 0), (39, 2), (5, 6), (u8::MAX, 0)] {
+        let ty = Type::array(Type::Decimal { precision, scale });
+        let v = Vector::from_values(ty, &[]).unwrap();
+        assert_eq!(to_bytes(&v).unwrap_err().kind(), ErrorKind::BadType);
+    }
+
     let mut v = flat(&Type::BigInt, 1, false);
     for _ in 1..DEFAULT_DEPTH_LIMIT {
         v = Vector::lazy(v);

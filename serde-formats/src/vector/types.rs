@@ -104,6 +104,39 @@ impl Type {
         Ok(Type::Decimal { precision, scale })
     }
 
+    /// Checks the parameters of every `DECIMAL` in the type (the enum's fields are public, so a
+    /// type can be built without [`Type::decimal`]) and the nesting depth.
+    ///
+    /// # Errors
+    /// [`ErrorKind::BadType`] for a `DECIMAL` whose precision is not 1 to 38 or whose scale is
+    /// over its precision; [`ErrorKind::DepthLimitExceeded`] when the type nests more than
+    /// [`TYPE_DEPTH_LIMIT`] levels.
+    pub fn validate(&self) -> Result<()> {
+        if self.depth() > TYPE_DEPTH_LIMIT {
+            return Err(Error::with_message(
+                ErrorKind::DepthLimitExceeded,
+                format_args!(
+                    "type nested {} levels, more than {TYPE_DEPTH_LIMIT}",
+                    self.depth()
+                ),
+            ));
+        }
+        self.validate_decimals()
+    }
+
+    fn validate_decimals(&self) -> Result<()> {
+        match self {
+            &Type::Decimal { precision, scale } => Type::decimal(precision, scale).map(drop),
+            Type::Array(element) => element.validate_decimals(),
+            Type::Map(key, value) => {
+                key.validate_decimals()?;
+                value.validate_decimals()
+            }
+            Type::Row(fields) => fields.iter().try_for_each(|(_, t)| t.validate_decimals()),
+            _ => Ok(()),
+        }
+    }
+
     /// True for every type but `ARRAY`, `MAP` and `ROW`.
     pub fn is_scalar(&self) -> bool {
         !matches!(self, Type::Array(_) | Type::Map(..) | Type::Row(_))
