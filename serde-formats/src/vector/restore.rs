@@ -7,7 +7,7 @@ use super::types::Type;
 use super::vector::{is_valid, Body, ConstantValue, Encoding, FlatData, Strings, Vector};
 use crate::error::{Error, ErrorKind, Position, Result};
 
-/// The default limit on nesting of vectors and types.
+/// The default limit on nesting of vectors (a type nests at most [`TYPE_DEPTH_LIMIT`](super::TYPE_DEPTH_LIMIT) levels, separately).
 pub const DEFAULT_DEPTH_LIMIT: usize = 128;
 
 /// Reads from a stream grow their buffer by at most this much at a time, so a hostile length
@@ -35,7 +35,8 @@ pub fn restore<R: Read>(reader: R) -> Result<Vector> {
     restore_with_depth_limit(reader, DEFAULT_DEPTH_LIMIT)
 }
 
-/// As [`restore`] with a limit of `depth_limit` levels of nested vectors and types.
+/// As [`restore`] with a limit of `depth_limit` levels of nested vectors (types keep their own
+/// limit, [`TYPE_DEPTH_LIMIT`](super::TYPE_DEPTH_LIMIT)).
 ///
 /// # Errors
 /// As [`restore`].
