@@ -7,7 +7,8 @@ use super::types::Type;
 use super::vector::{is_valid, Body, ConstantValue, Encoding, FlatData, Strings, Vector};
 use crate::error::{Error, ErrorKind, Position, Result};
 
-/// The default limit on nesting of vectors (a type nests at most [`TYPE_DEPTH_LIMIT`](super::TYPE_DEPTH_LIMIT) levels, separately).
+/// The default limit on nesting of vectors (a type nests at most
+/// [`TYPE_DEPTH_LIMIT`](super::TYPE_DEPTH_LIMIT) levels, separately).
 pub const DEFAULT_DEPTH_LIMIT: usize = 128;
 
 /// Reads from a stream grow their buffer by at most this much at a time, so a hostile length
