@@ -21,7 +21,8 @@ fields. Types Arrow cannot carry are first turned into one it can by a Velox exp
 a complex type cast to BIGINT); a top-level UNKNOWN is reported row by row with isNullAt.
 
 pyvelox may abort with "pure virtual method called" at interpreter exit, so the script flushes
-and leaves with os._exit.
+and leaves with os._exit. With VELOX_VECTORS_TRACE set, `generate` prints each case's name to
+stderr before saving it (a Velox crash kills the process without a Python traceback).
 """
 
 import decimal
