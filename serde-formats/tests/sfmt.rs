@@ -345,6 +345,51 @@ fn inspect_vector_prints_its_display() {
     }
 }
 
+/// The bytes of a golden file of `tests/golden/vector` (annotated hex).
+fn velox_golden(name: &str) -> Vec<u8> {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/golden/vector")
+            .join(name),
+    )
+    .unwrap();
+    let digits: String = text
+        .lines()
+        .map(|line| line.split('#').next().unwrap_or(""))
+        .flat_map(|line| line.chars().filter(|c| !c.is_whitespace()))
+        .collect();
+    (0..digits.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&digits[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+#[test]
+fn inspect_vector_shows_files_written_by_velox_in_velox_types() {
+    let dir = dir();
+    let cases = [
+        (
+            "flat_decimal_short.hex",
+            "[FLAT DECIMAL(10, 2): 3 elements, 1 nulls]\n0: 1.23\n1: null\n2: -99999999.99\n",
+        ),
+        (
+            "row_with_unknown_child.hex",
+            "[FLAT ROW<c1:BIGINT,c2:UNKNOWN>: 3 elements, 0 nulls]\n0: {1, null}\n1: {2, null}\n2: {null, null}\n",
+        ),
+        (
+            "constant_interval_day_time.hex",
+            "[CONSTANT INTERVAL DAY TO SECOND: 2 elements, 0 nulls]\n0: 0 00:00:01.500\n1: 0 00:00:01.500\n",
+        ),
+    ];
+    for (golden, expected) in cases {
+        let file = path(&dir, golden);
+        std::fs::write(&file, velox_golden(golden)).unwrap();
+        let (stdout, _) = ok(&["inspect", &file, "--from", "vector"]);
+        assert!(stdout.starts_with("format: VectorSaver, "), "{stdout}");
+        assert!(stdout.ends_with(expected), "{stdout}");
+    }
+}
+
 #[test]
 fn inspect_json_and_msgpack_summarise_the_value() {
     let dir = dir();

@@ -24,6 +24,14 @@ fn arb_type() -> impl Strategy<Value = Type> {
         Just(Type::Varbinary),
         Just(Type::Timestamp),
         Just(Type::HugeInt),
+        Just(Type::Date),
+        (1u8..=38)
+            .prop_flat_map(|p| (Just(p), 0..=p))
+            .prop_map(|(p, s)| Type::decimal(p, s).unwrap()),
+        Just(Type::IntervalDayTime),
+        Just(Type::IntervalYearMonth),
+        Just(Type::Json),
+        Just(Type::Unknown),
     ];
     leaf.prop_recursive(3, 12, 3, |inner| {
         prop_oneof![
@@ -60,6 +68,17 @@ fn arb_value(ty: &Type) -> BoxedStrategy<Value> {
             .prop_map(|(seconds, nanos)| Value::Timestamp(Timestamp { seconds, nanos }))
             .boxed(),
         Type::HugeInt => any::<i128>().prop_map(Value::HugeInt).boxed(),
+        Type::Date => any::<i32>().prop_map(Value::Date).boxed(),
+        &Type::Decimal { precision, scale } => {
+            let limit = 10i128.pow(u32::from(precision));
+            (-limit + 1..limit)
+                .prop_map(move |unscaled| Value::Decimal { unscaled, scale })
+                .boxed()
+        }
+        Type::IntervalDayTime => any::<i64>().prop_map(Value::IntervalDayTime).boxed(),
+        Type::IntervalYearMonth => any::<i32>().prop_map(Value::IntervalYearMonth).boxed(),
+        Type::Json => "\\PC{0,20}".prop_map(Value::Json).boxed(),
+        Type::Unknown => Just(Value::Null).boxed(),
         Type::Array(element) => vec(arb_value(element), 0..4).prop_map(Value::Array).boxed(),
         Type::Map(key, value) => vec((arb_value(key), arb_value(value)), 0..3)
             .prop_map(Value::Map)

@@ -2,8 +2,9 @@
 
 use std::fmt;
 
+use super::scalar::decode_scalar;
 use super::value::write_hex;
-use super::vector::{decode_scalar, range_of, Body, FlatData, Leaf, Vector};
+use super::vector::{range_of, Body, FlatData, Leaf, Vector};
 use super::Value;
 
 /// Rows listed after the summary line.

@@ -3,11 +3,12 @@
 use std::io::Read;
 
 use super::save::INLINE_LIMIT;
-use super::types::{Type, KIND_ARRAY, KIND_MAP, KIND_ROW};
+use super::types::Type;
 use super::vector::{is_valid, Body, ConstantValue, Encoding, FlatData, Strings, Vector};
 use crate::error::{Error, ErrorKind, Position, Result};
 
-/// The default limit on nesting of vectors and types.
+/// The default limit on nesting of vectors (a type nests at most
+/// [`TYPE_DEPTH_LIMIT`](super::TYPE_DEPTH_LIMIT) levels, separately).
 pub const DEFAULT_DEPTH_LIMIT: usize = 128;
 
 /// Reads from a stream grow their buffer by at most this much at a time, so a hostile length
@@ -21,19 +22,22 @@ const CHUNK: usize = 64 * 1024;
 /// that have arrived.
 ///
 /// # Errors
-/// [`ErrorKind::UnexpectedEnd`] when the input ends early; [`ErrorKind::UnknownEncoding`],
-/// [`ErrorKind::UnknownTypeKind`] for numbers outside the tables; [`ErrorKind::BadIndex`] for a
-/// negative size or length, or an index, offset, size or buffer that does not fit;
+/// [`ErrorKind::UnexpectedEnd`] when the input ends early; [`ErrorKind::UnknownEncoding`] for an
+/// encoding code outside 0 to 3; [`ErrorKind::BadType`] for type JSON that does not parse or
+/// lacks a field, [`ErrorKind::UnknownTypeKind`] for a type this crate does not know;
+/// [`ErrorKind::BadIndex`] for a negative size or length, or an index, offset, size or buffer that does not fit;
 /// [`ErrorKind::BadTag`] for a flag byte other than 0 or 1; [`ErrorKind::TypeMismatch`] when a
 /// nested vector's type is not the type its place requires; [`ErrorKind::InvalidUtf8`] for a
-/// name or `VARCHAR` value; [`ErrorKind::DepthLimitExceeded`] past 128 levels;
-/// [`ErrorKind::Unsupported`] for a flat vector without values buffer or with string buffers
-/// it cannot use; [`ErrorKind::Io`] when the reader fails. Every error carries the byte offset.
+/// type JSON or a `VARCHAR` or `JSON` value; [`ErrorKind::DepthLimitExceeded`] past 128 levels of
+/// vectors or [`TYPE_DEPTH_LIMIT`](super::TYPE_DEPTH_LIMIT) levels of type;
+/// [`ErrorKind::Unsupported`] for a flat vector of rows without a values buffer (UNKNOWN has
+/// none); [`ErrorKind::Io`] when the reader fails. Every error carries the byte offset.
 pub fn restore<R: Read>(reader: R) -> Result<Vector> {
     restore_with_depth_limit(reader, DEFAULT_DEPTH_LIMIT)
 }
 
-/// As [`restore`] with a limit of `depth_limit` levels of nested vectors and types.
+/// As [`restore`] with a limit of `depth_limit` levels of nested vectors (types keep their own
+/// limit, [`TYPE_DEPTH_LIMIT`](super::TYPE_DEPTH_LIMIT)).
 ///
 /// # Errors
 /// As [`restore`].
@@ -56,15 +60,14 @@ pub fn restore_with_depth_limit<R: Read>(reader: R, depth_limit: usize) -> Resul
 ///
 /// ```
 /// use serde_formats::vector::{from_bytes, Value};
-/// let bytes = [
-///     1, 0, 0, 0, // CONSTANT
-///     4, 0, 0, 0, // BIGINT
-///     3, 0, 0, 0, // size 3
-///     0, 1,       // not null, scalar
-///     9, 0, 0, 0, 0, 0, 0, 0,
-/// ];
+/// // Written by Velox (pyvelox 0.2.0): a CONSTANT BIGINT of 3 rows, all 7.
+/// let mut bytes = vec![1, 0, 0, 0, 31, 0, 0, 0]; // CONSTANT, type JSON of 31 bytes
+/// bytes.extend_from_slice(br#"{"type":"BIGINT","name":"Type"}"#);
+/// bytes.extend_from_slice(&[3, 0, 0, 0]); // size 3
+/// bytes.extend_from_slice(&[0, 1]); // not null, scalar
+/// bytes.extend_from_slice(&7i64.to_le_bytes());
 /// let v = from_bytes(&bytes)?;
-/// assert_eq!(v.value(2)?, Value::BigInt(9));
+/// assert_eq!(v.value(2)?, Value::BigInt(7));
 /// # Ok::<(), serde_formats::Error>(())
 /// ```
 pub fn from_bytes(bytes: &[u8]) -> Result<Vector> {
@@ -255,36 +258,15 @@ impl<S: Source> Restorer<S> {
         Ok(())
     }
 
+    /// The type: an `i32` length and that many bytes of UTF-8 JSON.
     fn ty(&mut self) -> Result<Type> {
-        self.enter()?;
-        let position = self.source.position();
-        let kind = self.i32()?;
-        let ty = match kind {
-            KIND_ARRAY => Type::Array(Box::new(self.ty()?)),
-            KIND_MAP => {
-                let key = self.ty()?;
-                Type::Map(Box::new(key), Box::new(self.ty()?))
-            }
-            KIND_ROW => {
-                let count = self.len("ROW child count")?;
-                let mut children = Vec::with_capacity(count.min(64));
-                for _ in 0..count {
-                    let name_position = self.source.position();
-                    let name = String::from_utf8(self.buffer("name length")?).map_err(|_| {
-                        Error::with_message(ErrorKind::InvalidUtf8, "ROW child name")
-                            .with_position(Position::Byte(name_position))
-                    })?;
-                    children.push((name, self.ty()?));
-                }
-                Type::Row(children)
-            }
-            kind => Type::scalar_of_kind(kind).ok_or_else(|| {
-                Error::with_message(ErrorKind::UnknownTypeKind, format_args!("kind {kind}"))
-                    .with_position(Position::Byte(position))
-            })?,
-        };
-        self.depth -= 1;
-        Ok(ty)
+        let bytes = self.buffer("type JSON length")?;
+        let start = self.source.position() - bytes.len() as u64;
+        let text = std::str::from_utf8(&bytes).map_err(|err| {
+            Error::with_message(ErrorKind::InvalidUtf8, "type JSON")
+                .with_position(Position::Byte(start + err.valid_up_to() as u64))
+        })?;
+        Type::from_json_at(text, start)
     }
 
     fn nulls(&mut self) -> Result<Option<Vec<u8>>> {
@@ -350,14 +332,14 @@ impl<S: Source> Restorer<S> {
                 }
                 let mut children = Vec::with_capacity(count.min(64));
                 for _ in 0..count {
-                    let is_null = self.flag()?;
-                    children.push(if is_null { None } else { Some(self.vector()?) });
+                    let present = self.flag()?;
+                    children.push(if present { Some(self.vector()?) } else { None });
                 }
                 FlatData::Row(children)
             }
             Type::Array(_) => {
-                let sizes = self.row_buffer("sizes", size)?;
                 let offsets = self.row_buffer("offsets", size)?;
+                let sizes = self.row_buffer("sizes", size)?;
                 FlatData::Array {
                     offsets,
                     sizes,
@@ -365,8 +347,8 @@ impl<S: Source> Restorer<S> {
                 }
             }
             Type::Map(..) => {
-                let sizes = self.row_buffer("sizes", size)?;
                 let offsets = self.row_buffer("offsets", size)?;
+                let sizes = self.row_buffer("sizes", size)?;
                 let keys = Box::new(self.vector()?);
                 FlatData::Map {
                     offsets,
@@ -383,7 +365,7 @@ impl<S: Source> Restorer<S> {
         let position = self.source.position();
         let values = if self.flag()? {
             self.buffer("values buffer length")?
-        } else if size == 0 {
+        } else if size == 0 || *ty == Type::Unknown {
             Vec::new()
         } else {
             return Err(Error::with_message(
@@ -393,19 +375,11 @@ impl<S: Source> Restorer<S> {
             .with_position(Position::Byte(position)));
         };
         let values_position = self.source.position() - values.len() as u64;
-        let count_position = self.source.position();
-        let buffer_count = self.len("string buffer count")?;
         if !ty.is_string() {
-            if buffer_count != 0 {
-                return Err(Error::with_message(
-                    ErrorKind::Unsupported,
-                    format_args!("{buffer_count} string buffers in a {ty} vector"),
-                )
-                .with_position(Position::Byte(count_position)));
-            }
             // Length and null positions are checked by `Vector::checked`.
             return Ok(FlatData::Fixed(values));
         }
+        let buffer_count = self.len("string buffer count")?;
         let mut data = Vec::new();
         for _ in 0..buffer_count {
             let buffer = self.buffer("string buffer length")?;
@@ -459,20 +433,25 @@ impl<S: Source> Restorer<S> {
     }
 
     fn constant(&mut self, ty: &Type) -> Result<Body> {
-        let is_null = self.flag()?;
+        if self.flag()? {
+            // A null constant: nothing follows.
+            return Ok(Body::Constant(ConstantValue::Null));
+        }
         let scalar_position = self.source.position();
         let is_scalar = self.flag()?;
-        if is_scalar != ty.is_scalar() {
+        if is_scalar && !ty.is_scalar() {
             return Err(Error::with_message(
                 ErrorKind::TypeMismatch,
-                format_args!("is-scalar byte {} for a {ty} constant", u8::from(is_scalar)),
+                format_args!("is-scalar byte 1 for a {ty} constant"),
             )
             .with_position(Position::Byte(scalar_position)));
         }
-        if is_null {
-            return Ok(Body::Constant(ConstantValue::Null));
-        }
-        let value = if ty.is_string() {
+        let value = if !is_scalar {
+            // A base vector and an index, for any type.
+            let base = Box::new(self.vector()?);
+            let index = self.len("constant index")?;
+            ConstantValue::Complex { base, index }
+        } else if ty.is_string() {
             let view_position = self.source.position();
             let view: [u8; 16] = self.array()?;
             let len = u32::from_le_bytes([view[0], view[1], view[2], view[3]]) as usize;
@@ -493,14 +472,11 @@ impl<S: Source> Restorer<S> {
                 }
                 ConstantValue::Scalar(bytes)
             }
-        } else if let Some(width) = ty.fixed_width() {
+        } else {
+            let width = ty.fixed_width().unwrap_or(0);
             let mut bytes = vec![0u8; width];
             self.source.read_into(&mut bytes)?;
             ConstantValue::Scalar(bytes)
-        } else {
-            let base = Box::new(self.vector()?);
-            let index = self.len("constant index")?;
-            ConstantValue::Complex { base, index }
         };
         Ok(Body::Constant(value))
     }

@@ -68,7 +68,10 @@ pub fn from_rows<T: Serialize>(rows: &[T]) -> Result<Vector> {
 /// The rows of `vector`, read through any encoding, as `T`s.
 ///
 /// Integers convert to any integer type they fit; a `ROW` deserializes as a struct (by field
-/// name), a tuple or a map; a null row or field as `None` or unit.
+/// name), a tuple or a map; a null row or field as `None` or unit. `DATE` is its `i32` days,
+/// `INTERVAL DAY TO SECOND` its `i64` milliseconds, `INTERVAL YEAR TO MONTH` its `i32` months,
+/// `JSON` its text, and `DECIMAL` the exact decimal text (`"-1.23"`; parse it with a decimal
+/// crate); `TIMESTAMP` is `(seconds, nanos)`.
 ///
 /// # Errors
 /// [`ErrorKind::NotLoaded`] through an unloaded lazy vector; [`ErrorKind::Message`] when a value
@@ -101,6 +104,14 @@ fn scalar_type(value: &Value) -> Option<Type> {
         Value::Varbinary(_) => Type::Varbinary,
         Value::Timestamp(_) => Type::Timestamp,
         Value::HugeInt(_) => Type::HugeInt,
+        Value::Date(_) => Type::Date,
+        Value::IntervalDayTime(_) => Type::IntervalDayTime,
+        Value::IntervalYearMonth(_) => Type::IntervalYearMonth,
+        Value::Json(_) => Type::Json,
+        Value::Decimal { scale, .. } => Type::Decimal {
+            precision: super::MAX_DECIMAL_PRECISION,
+            scale: *scale,
+        },
         _ => return None,
     })
 }
@@ -474,6 +485,11 @@ impl<'de> serde::Deserializer<'de> for ValueDeserializer {
             Value::Varchar(v) => visitor.visit_string(v),
             Value::Varbinary(v) => visitor.visit_byte_buf(v),
             Value::Timestamp(v) => visit_timestamp(v, visitor),
+            Value::Date(days) => visitor.visit_i32(days),
+            Value::IntervalDayTime(millis) => visitor.visit_i64(millis),
+            Value::IntervalYearMonth(months) => visitor.visit_i32(months),
+            Value::Json(text) => visitor.visit_string(text),
+            decimal @ Value::Decimal { .. } => visitor.visit_string(decimal.to_string()),
             Value::Array(values) => visit_values(values, visitor),
             Value::Map(entries) => {
                 let mut map = MapDeserializer::new(

@@ -2,7 +2,10 @@
 
 use std::io::Write;
 
+use super::restore::DEFAULT_DEPTH_LIMIT;
 use super::types::Type;
+#[cfg(doc)]
+use super::types::TYPE_DEPTH_LIMIT;
 use super::vector::{Body, ConstantValue, FlatData, Strings, Vector};
 use crate::error::{Error, ErrorKind, Result};
 
@@ -15,25 +18,26 @@ pub(crate) const INLINE_LIMIT: usize = 12;
 ///
 /// # Errors
 /// [`ErrorKind::Io`] when the writer fails; [`ErrorKind::IntegerOverflow`] when a buffer would be
-/// longer than `i32::MAX` bytes (more than 134 million string views, or 2 GiB of long strings).
+/// longer than `i32::MAX` bytes (more than 134 million string views, or 2 GiB of long strings);
+/// [`ErrorKind::DepthLimitExceeded`] for what [`restore`](super::restore) would refuse: vectors
+/// nested more than 128 levels or a type more than [`TYPE_DEPTH_LIMIT`] levels;
+/// [`ErrorKind::BadType`] for a `DECIMAL` type with bad parameters (see [`Type::validate`]).
 ///
 /// ```
 /// use serde_formats::vector::{save, Type, Value, Vector};
 /// let v = Vector::from_values(Type::Integer, &[Value::Integer(7)])?;
 /// let mut out = Vec::new();
 /// save(&v, &mut out)?;
-/// assert_eq!(out, [
-///     0, 0, 0, 0, // FLAT
-///     3, 0, 0, 0, // INTEGER
-///     1, 0, 0, 0, // size 1
-///     0,          // no nulls
-///     1, 4, 0, 0, 0, 7, 0, 0, 0, // values buffer
-///     0, 0, 0, 0, // no string buffers
-/// ]);
+/// let mut expected = vec![0, 0, 0, 0, 32, 0, 0, 0]; // FLAT, type JSON of 32 bytes
+/// expected.extend_from_slice(br#"{"name":"Type","type":"INTEGER"}"#);
+/// expected.extend_from_slice(&[1, 0, 0, 0]); // size 1
+/// expected.push(0); // no nulls buffer
+/// expected.extend_from_slice(&[1, 4, 0, 0, 0, 7, 0, 0, 0]); // values buffer
+/// assert_eq!(out, expected);
 /// # Ok::<(), serde_formats::Error>(())
 /// ```
 pub fn save<W: Write>(vector: &Vector, writer: W) -> Result<()> {
-    let mut saver = Saver { writer };
+    let mut saver = Saver { writer, depth: 0 };
     saver.vector(vector)?;
     saver.writer.flush().map_err(Error::from)
 }
@@ -50,6 +54,8 @@ pub fn to_bytes(vector: &Vector) -> Result<Vec<u8>> {
 
 struct Saver<W> {
     writer: W,
+    /// Vectors entered, to refuse what `restore` would refuse.
+    depth: usize,
 }
 
 fn len_i32(len: usize) -> Result<i32> {
@@ -100,24 +106,11 @@ impl<W: Write> Saver<W> {
         self.bytes(bytes)
     }
 
+    /// The type as Velox's JSON, `i32` length first.
     fn ty(&mut self, ty: &Type) -> Result<()> {
-        self.i32(ty.kind())?;
-        match ty {
-            Type::Array(element) => self.ty(element),
-            Type::Map(key, value) => {
-                self.ty(key)?;
-                self.ty(value)
-            }
-            Type::Row(children) => {
-                self.i32(len_i32(children.len())?)?;
-                for (name, child) in children {
-                    self.buffer(name.as_bytes())?;
-                    self.ty(child)?;
-                }
-                Ok(())
-            }
-            _ => Ok(()),
-        }
+        // What `restore` would refuse: too deep, or a DECIMAL built with bad parameters.
+        ty.validate()?;
+        self.buffer(ty.to_json().as_bytes())
     }
 
     fn nulls(&mut self, nulls: Option<&[u8]>) -> Result<()> {
@@ -128,6 +121,25 @@ impl<W: Write> Saver<W> {
                 self.buffer(bits)
             }
         }
+    }
+
+    /// A flat UNKNOWN vector's nulls (all rows null, as Velox writes them) and no values buffer.
+    /// The bitmap is written in pieces: the vector holds none.
+    fn unknown_nulls(&mut self, size: usize) -> Result<()> {
+        if size == 0 {
+            self.flag(false)?;
+            return self.flag(false);
+        }
+        let mut left = size.div_ceil(8);
+        self.flag(true)?;
+        self.i32(len_i32(left)?)?;
+        let zeros = [0u8; 4096];
+        while left > 0 {
+            let n = left.min(zeros.len());
+            self.bytes(&zeros[..n])?;
+            left -= n;
+        }
+        self.flag(false)
     }
 
     fn strings(&mut self, strings: &Strings, size: usize) -> Result<()> {
@@ -151,26 +163,39 @@ impl<W: Write> Saver<W> {
     }
 
     fn vector(&mut self, vector: &Vector) -> Result<()> {
+        self.depth += 1;
+        if self.depth > DEFAULT_DEPTH_LIMIT {
+            return Err(Error::with_message(
+                ErrorKind::DepthLimitExceeded,
+                format_args!("vectors nested more than {DEFAULT_DEPTH_LIMIT} levels"),
+            ));
+        }
+        self.vector_body(vector)?;
+        self.depth -= 1;
+        Ok(())
+    }
+
+    fn vector_body(&mut self, vector: &Vector) -> Result<()> {
         self.i32(vector.encoding().code())?;
         self.ty(&vector.ty)?;
         self.i32(len_i32(vector.size)?)?;
         match &vector.body {
+            Body::Flat { .. } if vector.ty == Type::Unknown => self.unknown_nulls(vector.size),
             Body::Flat { nulls, data } => {
                 self.nulls(nulls.as_deref())?;
                 match data {
                     FlatData::Fixed(values) => {
                         self.flag(true)?;
-                        self.buffer(values)?;
-                        self.i32(0)
+                        self.buffer(values)
                     }
                     FlatData::Strings(strings) => self.strings(strings, vector.size),
                     FlatData::Row(children) => {
                         self.i32(len_i32(children.len())?)?;
                         for child in children {
                             match child {
-                                None => self.flag(true)?,
+                                None => self.flag(false)?,
                                 Some(child) => {
-                                    self.flag(false)?;
+                                    self.flag(true)?;
                                     self.vector(child)?;
                                 }
                             }
@@ -182,8 +207,8 @@ impl<W: Write> Saver<W> {
                         sizes,
                         elements,
                     } => {
-                        self.buffer(&i32s_le(sizes))?;
                         self.buffer(&i32s_le(offsets))?;
+                        self.buffer(&i32s_le(sizes))?;
                         self.vector(elements)
                     }
                     FlatData::Map {
@@ -192,16 +217,19 @@ impl<W: Write> Saver<W> {
                         keys,
                         values,
                     } => {
-                        self.buffer(&i32s_le(sizes))?;
                         self.buffer(&i32s_le(offsets))?;
+                        self.buffer(&i32s_le(sizes))?;
                         self.vector(keys)?;
                         self.vector(values)
                     }
                 }
             }
             Body::Constant(value) => {
+                // is-null, then (unless null) is-scalar: 0 when a base vector and index follow.
                 self.flag(matches!(value, ConstantValue::Null))?;
-                self.flag(vector.ty.is_scalar())?;
+                if !matches!(value, ConstantValue::Null) {
+                    self.flag(matches!(value, ConstantValue::Scalar(_)))?;
+                }
                 match value {
                     ConstantValue::Null => Ok(()),
                     ConstantValue::Scalar(bytes) if vector.ty.is_string() => {

@@ -18,6 +18,13 @@ fn scalar_types() -> Vec<Type> {
         Type::Varbinary,
         Type::Timestamp,
         Type::HugeInt,
+        Type::Date,
+        Type::decimal(18, 4).unwrap(),
+        Type::decimal(38, 10).unwrap(),
+        Type::IntervalDayTime,
+        Type::IntervalYearMonth,
+        Type::Json,
+        Type::Unknown,
     ]
 }
 
@@ -52,6 +59,15 @@ fn sample(ty: &Type, seed: usize) -> Value {
             nanos: seed as u64 * 1_000,
         }),
         Type::HugeInt => Value::HugeInt(i128::from(n) << 70),
+        Type::Date => Value::Date(n as i32 * 400),
+        Type::Decimal { precision, scale } => Value::Decimal {
+            unscaled: i128::from(n) * 10i128.pow(u32::from(*precision) - 3),
+            scale: *scale,
+        },
+        Type::IntervalDayTime => Value::IntervalDayTime(n * 3_600_123),
+        Type::IntervalYearMonth => Value::IntervalYearMonth(n as i32),
+        Type::Json => Value::Json(format!("[{n}, \"{}\"]", "x".repeat(seed))),
+        Type::Unknown => Value::Null,
         Type::Array(element) => Value::Array(
             (0..seed % 4)
                 .map(|i| sample_or_null(element, seed + i))
@@ -254,8 +270,128 @@ fn depth_limit_stops_deep_nesting() {
         v = Vector::lazy(v);
     }
     let bytes = to_bytes(&v).unwrap();
-    // 11 nested vectors, and the innermost type is level 12.
-    assert_eq!(restore_with_depth_limit(&bytes[..], 12).unwrap(), v);
-    let err = restore_with_depth_limit(&bytes[..], 11).unwrap_err();
+    // 11 nested vectors (types have their own limit, TYPE_DEPTH_LIMIT).
+    assert_eq!(restore_with_depth_limit(&bytes[..], 11).unwrap(), v);
+    let err = restore_with_depth_limit(&bytes[..], 10).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::DepthLimitExceeded);
+}
+
+#[test]
+fn save_refuses_what_restore_would_refuse() {
+    let mut ty = Type::BigInt;
+    for _ in 1..TYPE_DEPTH_LIMIT {
+        ty = Type::array(ty);
+    }
+    let deepest = Vector::from_values(ty.clone(), &[]).unwrap();
+    assert_round_trip(&deepest);
+    let too_deep = Vector::from_values(Type::array(ty), &[]).unwrap();
+    let err = to_bytes(&too_deep).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::DepthLimitExceeded);
+
+    // DECIMAL parameters that `restore` refuses, in a type built without `Type::decimal`.
+    for (precision, scale) in [(0, 0), (39, 2), (5, 6), (u8::MAX, 0)] {
+        let ty = Type::array(Type::Decimal { precision, scale });
+        let v = Vector::from_values(ty, &[]).unwrap();
+        assert_eq!(to_bytes(&v).unwrap_err().kind(), ErrorKind::BadType);
+    }
+
+    let mut v = flat(&Type::BigInt, 1, false);
+    for _ in 1..DEFAULT_DEPTH_LIMIT {
+        v = Vector::lazy(v);
+    }
+    assert_round_trip(&v);
+    let err = to_bytes(&Vector::lazy(v)).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::DepthLimitExceeded);
+}
+
+#[test]
+fn scalar_constant_over_a_base_restores_as_a_scalar_constant() {
+    // Velox writes is-scalar 0, a base and an index when the value sits in a base vector.
+    let base = flat(&Type::Varchar, 3, true);
+    let mut bytes = Vec::new();
+    bytes.extend_from_slice(&1i32.to_le_bytes());
+    let json = Type::Varchar.to_json();
+    bytes.extend_from_slice(&(json.len() as i32).to_le_bytes());
+    bytes.extend_from_slice(json.as_bytes());
+    bytes.extend_from_slice(&5i32.to_le_bytes());
+    bytes.extend_from_slice(&[0, 0]);
+    let prefix = bytes.clone();
+    bytes.extend_from_slice(&to_bytes(&base).unwrap());
+    bytes.extend_from_slice(&2i32.to_le_bytes());
+    let v = from_bytes(&bytes).unwrap();
+    assert_eq!(v, Vector::constant(base.clone(), 2, 5).unwrap());
+    assert!(matches!(v.body, Body::Constant(ConstantValue::Scalar(_))));
+    // Over a null row: the null constant.
+    let mut null_row = prefix.clone();
+    null_row.extend_from_slice(&to_bytes(&base).unwrap());
+    null_row.extend_from_slice(&1i32.to_le_bytes());
+    assert_eq!(from_bytes(&null_row).unwrap().null_count().unwrap(), 5);
+    // Over an unloaded lazy vector the base is kept, and saved as it came.
+    let mut lazy = prefix;
+    lazy.extend_from_slice(&to_bytes(&Vector::unloaded_lazy(Type::Varchar, 3).unwrap()).unwrap());
+    lazy.extend_from_slice(&0i32.to_le_bytes());
+    let v = from_bytes(&lazy).unwrap();
+    assert_eq!(v.value(0).unwrap_err().kind(), ErrorKind::NotLoaded);
+    assert_eq!(to_bytes(&v).unwrap(), lazy);
+}
+
+#[test]
+fn serde_rows_read_velox_types_as_plain_values() {
+    let ty = Type::row([
+        ("day", Type::Date),
+        ("amount", Type::decimal(20, 2).unwrap()),
+        ("wait", Type::IntervalDayTime),
+        ("term", Type::IntervalYearMonth),
+        ("doc", Type::Json),
+        ("nothing", Type::Unknown),
+    ]);
+    let row = Value::Row(vec![
+        ("day".into(), Value::Date(18_262)),
+        (
+            "amount".into(),
+            Value::Decimal {
+                unscaled: -12_345,
+                scale: 2,
+            },
+        ),
+        ("wait".into(), Value::IntervalDayTime(1_500)),
+        ("term".into(), Value::IntervalYearMonth(14)),
+        ("doc".into(), Value::Json("{\"a\":1}".into())),
+        ("nothing".into(), Value::Null),
+    ]);
+    let v = Vector::from_values(ty, &[row]).unwrap();
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    struct Row {
+        day: i32,
+        amount: String,
+        wait: i64,
+        term: i32,
+        doc: String,
+        nothing: Option<bool>,
+    }
+    let rows: Vec<Row> = to_rows(&v).unwrap();
+    assert_eq!(
+        rows,
+        [Row {
+            day: 18_262,
+            amount: "-123.45".into(),
+            wait: 1_500,
+            term: 14,
+            doc: "{\"a\":1}".into(),
+            nothing: None,
+        }]
+    );
+    // A decimal value must fit its type.
+    let too_wide = Value::Decimal {
+        unscaled: 1_000,
+        scale: 0,
+    };
+    let err = Vector::from_values(Type::decimal(3, 0).unwrap(), &[too_wide]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::TypeMismatch);
+    let wrong_scale = Value::Decimal {
+        unscaled: 1,
+        scale: 1,
+    };
+    let err = Vector::from_values(Type::decimal(3, 0).unwrap(), &[wrong_scale]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::TypeMismatch);
 }

@@ -41,6 +41,21 @@ pub enum Value {
     Timestamp(Timestamp),
     /// `HUGEINT`.
     HugeInt(i128),
+    /// `DATE`: days since 1970-01-01.
+    Date(i32),
+    /// `DECIMAL(p, s)`: the unscaled integer and the scale (the value is `unscaled / 10^scale`).
+    Decimal {
+        /// The digits as an integer.
+        unscaled: i128,
+        /// Digits after the point.
+        scale: u8,
+    },
+    /// `INTERVAL DAY TO SECOND`: milliseconds.
+    IntervalDayTime(i64),
+    /// `INTERVAL YEAR TO MONTH`: months.
+    IntervalYearMonth(i32),
+    /// `JSON`: the JSON text as stored.
+    Json(String),
     /// `ARRAY`: the elements in order.
     Array(Vec<Value>),
     /// `MAP`: the entries in their stored order.
@@ -71,6 +86,50 @@ pub(crate) fn write_hex(f: &mut fmt::Formatter<'_>, bytes: &[u8]) -> fmt::Result
     Ok(())
 }
 
+/// `DATE` as Velox prints it: `YYYY-MM-DD` of the proleptic Gregorian calendar.
+fn write_date(f: &mut fmt::Formatter<'_>, days: i32) -> fmt::Result {
+    // Civil date from days since the epoch (the era-based algorithm of H. Hinnant).
+    let z = i64::from(days) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    write!(f, "{year:04}-{month:02}-{day:02}")
+}
+
+/// A decimal from its unscaled integer: `-1.23` for `(-123, 2)`.
+fn write_decimal(f: &mut fmt::Formatter<'_>, unscaled: i128, scale: u8) -> fmt::Result {
+    let digits = unscaled.unsigned_abs().to_string();
+    let sign = if unscaled < 0 { "-" } else { "" };
+    let scale = usize::from(scale);
+    if scale == 0 {
+        return write!(f, "{sign}{digits}");
+    }
+    let padded = format!("{digits:0>width$}", width = scale + 1);
+    let (whole, fraction) = padded.split_at(padded.len() - scale);
+    write!(f, "{sign}{whole}.{fraction}")
+}
+
+/// `INTERVAL DAY TO SECOND` as Velox prints it: `D HH:MM:SS.mmm`.
+fn write_day_time(f: &mut fmt::Formatter<'_>, millis: i64) -> fmt::Result {
+    let sign = if millis < 0 { "-" } else { "" };
+    let millis = millis.unsigned_abs();
+    let seconds = millis / 1000;
+    write!(
+        f,
+        "{sign}{} {:02}:{:02}:{:02}.{:03}",
+        seconds / 86_400,
+        seconds / 3600 % 24,
+        seconds / 60 % 60,
+        seconds % 60,
+        millis % 1000
+    )
+}
+
 impl fmt::Display for Value {
     /// `null`, numbers as Rust prints them, text as is, bytes as `0x..`, arrays `[a, b]`, maps
     /// `{k => v}`, rows `{name: v, ...}`.
@@ -88,6 +147,15 @@ impl fmt::Display for Value {
             Value::Varbinary(v) => write_hex(f, v),
             Value::Timestamp(v) => write!(f, "{v}"),
             Value::HugeInt(v) => write!(f, "{v}"),
+            Value::Date(days) => write_date(f, *days),
+            Value::Decimal { unscaled, scale } => write_decimal(f, *unscaled, *scale),
+            Value::IntervalDayTime(millis) => write_day_time(f, *millis),
+            Value::IntervalYearMonth(months) => {
+                let sign = if *months < 0 { "-" } else { "" };
+                let months = months.unsigned_abs();
+                write!(f, "{sign}{}-{}", months / 12, months % 12)
+            }
+            Value::Json(text) => f.write_str(text),
             Value::Array(elements) => {
                 f.write_str("[")?;
                 for (i, element) in elements.iter().enumerate() {
@@ -118,6 +186,49 @@ impl fmt::Display for Value {
                 }
                 f.write_str("}")
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prints_dates_decimals_and_intervals_as_velox_does() {
+        let cases = [
+            (Value::Date(0), "1970-01-01"),
+            (Value::Date(18_262), "2020-01-01"),
+            (Value::Date(-1), "1969-12-31"),
+            (Value::Date(-719_528), "0000-01-01"),
+            (
+                Value::Decimal {
+                    unscaled: -123,
+                    scale: 2,
+                },
+                "-1.23",
+            ),
+            (
+                Value::Decimal {
+                    unscaled: 5,
+                    scale: 3,
+                },
+                "0.005",
+            ),
+            (
+                Value::Decimal {
+                    unscaled: 42,
+                    scale: 0,
+                },
+                "42",
+            ),
+            (Value::IntervalDayTime(1_500), "0 00:00:01.500"),
+            (Value::IntervalDayTime(-90_061_001), "-1 01:01:01.001"),
+            (Value::IntervalYearMonth(14), "1-2"),
+            (Value::IntervalYearMonth(-1), "-0-1"),
+        ];
+        for (value, text) in cases {
+            assert_eq!(value.to_string(), text);
         }
     }
 }
