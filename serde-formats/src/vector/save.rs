@@ -14,7 +14,10 @@ pub(crate) const INLINE_LIMIT: usize = 12;
 
 /// Writes `vector` to `writer` in the canonical form (see the [module docs](super)).
 ///
-/// Small fields go to `writer` one by one: pass a `BufWriter` for a file or socket.
+/// Small fields go to `writer` one by one: pass a `BufWriter` for a file or socket. The output
+/// is proportional to the rows the vector holds, except for a CONSTANT (a few bytes for any
+/// size) and a flat UNKNOWN vector, which writes its all-null bitmap (`size / 8` bytes, up to
+/// 256 MiB) even when it was restored from a few bytes.
 ///
 /// # Errors
 /// [`ErrorKind::Io`] when the writer fails; [`ErrorKind::IntegerOverflow`] when a buffer would be
