@@ -197,11 +197,11 @@ impl<'de, T: Clone + Deserialize<'de>> CodecDe<'de, T> for Rle {
 
 /// Encoder of [`DeltaRle`] columns.
 #[derive(Debug)]
-pub struct DeltaRleColumnEncoder<T>(DeltaRleEncoder<T>);
+pub struct DeltaRleColumnEncoder<T>(DeltaRleEncoder, PhantomData<fn(T)>);
 
 impl<T> Default for DeltaRleColumnEncoder<T> {
     fn default() -> Self {
-        DeltaRleColumnEncoder(DeltaRleEncoder::default())
+        DeltaRleColumnEncoder(DeltaRleEncoder::default(), PhantomData)
     }
 }
 
@@ -257,11 +257,11 @@ impl<'de> CodecDe<'de, bool> for BoolRle {
 
 /// Encoder of [`DeltaOfDelta`] columns.
 #[derive(Debug)]
-pub struct DeltaOfDeltaColumnEncoder<T>(DeltaOfDeltaEncoder<T>);
+pub struct DeltaOfDeltaColumnEncoder<T>(DeltaOfDeltaEncoder, PhantomData<fn(T)>);
 
 impl<T> Default for DeltaOfDeltaColumnEncoder<T> {
     fn default() -> Self {
-        DeltaOfDeltaColumnEncoder(DeltaOfDeltaEncoder::default())
+        DeltaOfDeltaColumnEncoder(DeltaOfDeltaEncoder::default(), PhantomData)
     }
 }
 

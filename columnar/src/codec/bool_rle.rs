@@ -201,6 +201,18 @@ impl<'de> BoolRleIter<'de> {
     }
 }
 
+impl<'de> BoolRleIter<'de> {
+    /// The next value, `None` at the end of the input (for [`super::BoolRleDecoder`]).
+    pub(crate) fn next_value(&mut self) -> Result<Option<bool>> {
+        self.next().transpose()
+    }
+
+    /// The bytes not read yet, and whether a run is partly taken.
+    pub(crate) fn rest(&self) -> (&'de [u8], bool) {
+        (self.runs.reader.rest(), self.left > 0)
+    }
+}
+
 impl Iterator for BoolRleIter<'_> {
     type Item = Result<bool>;
 

@@ -117,12 +117,14 @@
 //! are [`ErrorKind::EncodeOverflow`].
 
 pub mod bool_rle;
+mod decoder;
 pub mod delta_of_delta;
 pub mod delta_rle;
 pub mod generic;
 pub mod rle;
 
 pub use bool_rle::{BoolRleColumn, BoolRleEncoder, BoolRleIter};
+pub use decoder::{AnyRleDecoder, BoolRleDecoder, DeltaOfDeltaDecoder, DeltaRleDecoder};
 pub use delta_of_delta::{
     DeltaOfDeltaColumn, DeltaOfDeltaEncoder, DeltaOfDeltaIter, DeltaOfDeltable,
 };
