@@ -78,15 +78,17 @@
 //! | struct | `ser`, `de` | implement `Serialize` / `Deserialize` with the table layout (do not also derive them) |
 //! | struct | `vec`, `map` | the struct can be a row of a `class = "vec"` / `class = "map"` field |
 //! | struct | `iterable` | generate `Iterable{Row}<'de>`, an iterator of `Result<Row>` over a container's column streams |
+//! | struct | `crate = "path"` | the path of this library, for crates that re-export it (default: the name the user's Cargo.toml gives the `columnar` package, or a `serde_columnar` dependency) |
 //! | field | `strategy = "Rle" \| "DeltaRle" \| "BoolRle" \| "DeltaOfDelta"` | the column codec (default: Generic) |
 //! | field | `class = "vec" \| "map"` | the field is a container of rows: any `C` with `&C: IntoIterator<Item = &Row>` and `C: FromIterator<Row>` (maps: `(&K, &Row)` / `(K, Row)`) |
 //! | field | `optional, index = N` | not positional: written as `(N, bytes)` after the required fields; missing ones decode to `Default`, unknown ones are skipped |
+//! | field | `index = N` without `optional` | accepted and ignored, as in `serde_columnar`: the field stays positional |
 //! | field | `borrow`, `borrow = "'a + 'b"` | `Cow<'a, str>` / `Cow<'a, [u8]>` decode as `Cow::Borrowed` from the input |
 //! | field | `skip` | not written; `Default` on decode |
 //! | field | `iter = "Row"` | (table, with `class = "vec"`) `iter_from_bytes` returns `{Table}Iter` whose field is an `Iterable{Row}` |
 //!
 //! Mistakes are compile errors pointing at the attribute or field: unknown arguments,
-//! strategies or classes, `strategy` with `class`, `optional` without `index` and the reverse,
+//! strategies or classes, `strategy` with `class`, `optional` without `index`,
 //! duplicate indexes, an optional field before a required or skipped one, enums, tuple
 //! structs and unions, `borrow` on a type without a lifetime, `iter` on a map or without
 //! `class`, and a strategy the field type cannot take. Rows have no field-count limit, and

@@ -342,3 +342,68 @@ fn columnar_encoder_and_decoder_handles_work_like_serde_columnar() {
     assert_eq!(<(u32, &str)>::deserialize(&mut *decoder).unwrap(), (7, "x"));
     assert_eq!(decoder.finalize().unwrap(), [9]);
 }
+
+#[columnar::columnar(vec, ser, de)]
+#[derive(Debug, Clone, PartialEq)]
+struct Indexed {
+    #[columnar(index = 0, strategy = "DeltaRle")]
+    id: u64,
+    #[columnar(index = 1)]
+    name: String,
+    #[columnar(optional, index = 2)]
+    tag: Option<u8>,
+}
+
+#[columnar::columnar(ser, de)]
+#[derive(Debug, Clone, PartialEq)]
+struct IndexedTable {
+    #[columnar(class = "vec")]
+    rows: Vec<Indexed>,
+}
+
+mod theirs_indexed {
+    use serde_columnar::columnar;
+
+    #[columnar(vec, ser, de)]
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Indexed {
+        #[columnar(index = 0, strategy = "DeltaRle")]
+        pub id: u64,
+        #[columnar(index = 1)]
+        pub name: String,
+        #[columnar(optional, index = 2)]
+        pub tag: Option<u8>,
+    }
+
+    #[columnar(ser, de)]
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct IndexedTable {
+        #[columnar(class = "vec")]
+        pub rows: Vec<Indexed>,
+    }
+}
+
+#[test]
+fn index_without_optional_gives_serde_columnar_bytes() {
+    let rows: Vec<Indexed> = (0..6)
+        .map(|i| Indexed {
+            id: 10 + i,
+            name: format!("n{}", i % 2),
+            tag: (i % 3 == 0).then_some(i as u8),
+        })
+        .collect();
+    let theirs_rows = rows
+        .iter()
+        .map(|r| theirs_indexed::Indexed {
+            id: r.id,
+            name: r.name.clone(),
+            tag: r.tag,
+        })
+        .collect();
+    let ours = columnar::to_vec(&IndexedTable { rows: rows.clone() }).unwrap();
+    let theirs =
+        serde_columnar::to_vec(&theirs_indexed::IndexedTable { rows: theirs_rows }).unwrap();
+    assert_eq!(ours, theirs);
+    let back: IndexedTable = columnar::from_bytes(&theirs).unwrap();
+    assert_eq!(back.rows, rows);
+}
