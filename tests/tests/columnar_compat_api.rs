@@ -407,3 +407,42 @@ fn index_without_optional_gives_serde_columnar_bytes() {
     let back: IndexedTable = columnar::from_bytes(&theirs).unwrap();
     assert_eq!(back.rows, rows);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    /// Hostile input: the hand-driven decoders return values or errors, never panic, on any
+    /// bytes and any `n`, and a rest they return is a suffix of the input.
+    #[test]
+    fn decoders_never_panic_on_arbitrary_bytes(bytes in vec(any::<u8>(), 0..64), n in 0usize..80) {
+        fn suffix(input: &[u8], rest: &[u8]) -> bool {
+            input.ends_with(rest)
+        }
+        if let Ok((_, rest)) = columnar::AnyRleDecoder::<u32>::new(&bytes).take_n_finalize(n) {
+            prop_assert!(suffix(&bytes, rest));
+        }
+        if let Ok((_, rest)) = columnar::AnyRleDecoder::<String>::new(&bytes).take_n_finalize(n) {
+            prop_assert!(suffix(&bytes, rest));
+        }
+        if let Ok((_, rest)) = columnar::DeltaRleDecoder::<u8>::new(&bytes).take_n_finalize(n) {
+            prop_assert!(suffix(&bytes, rest));
+        }
+        if let Ok((_, rest)) = columnar::BoolRleDecoder::new(&bytes).take_n_finalize(n) {
+            prop_assert!(suffix(&bytes, rest));
+        }
+        if let Ok(decoder) = columnar::DeltaOfDeltaDecoder::<i32>::new(&bytes) {
+            if let Ok((_, rest)) = decoder.take_n_finalize(n) {
+                prop_assert!(suffix(&bytes, rest));
+            }
+        }
+        // `decode` would expand runs of up to MAX_RLE_COUNT values: step a few values instead.
+        if let Ok(decoder) = columnar::DeltaOfDeltaDecoder::<i64>::new(&bytes) {
+            let _ = decoder.take(100).count();
+        }
+        let _ = columnar::AnyRleDecoder::<u64>::new(&bytes).take(100).count();
+        let _ = columnar::BoolRleDecoder::new(&bytes).take(100).count();
+        let _ = columnar::DeltaRleDecoder::<i128>::new(&bytes).take(100).count();
+        let _ = columnar::DeltaRleDecoder::<i128>::new(&bytes).finalize();
+        let _ = postcard::from_bytes::<columnar::ColumnarVec<'_, Span, Vec<Span>>>(&bytes);
+    }
+}

@@ -68,6 +68,19 @@ fn rest_after<'de>(input: &'de [u8], (rest, in_run): (&'de [u8], bool)) -> Resul
     Ok(rest)
 }
 
+/// Pushes `value`, growing with `try_reserve` so that a hostile run too large to hold is
+/// [`ErrorKind::RunCountTooLarge`] instead of an allocation failure that aborts.
+#[inline]
+fn push_or_refuse<T>(values: &mut Vec<T>, value: T, offset: usize) -> Result<()> {
+    if values.len() == values.capacity() {
+        values
+            .try_reserve(values.len().max(64))
+            .map_err(|_| Error::at(ErrorKind::RunCountTooLarge, offset))?;
+    }
+    values.push(value);
+    Ok(())
+}
+
 macro_rules! decoder_methods {
     ($value:ty) => {
         /// Decodes every remaining value.
@@ -77,7 +90,11 @@ macro_rules! decoder_methods {
         pub fn decode(&mut self) -> Result<Vec<$value>> {
             let mut values = Vec::new();
             while let Some(value) = self.try_next()? {
-                values.push(value);
+                push_or_refuse(
+                    &mut values,
+                    value,
+                    self.input.len() - self.iter.rest().0.len(),
+                )?;
             }
             Ok(values)
         }
@@ -92,7 +109,10 @@ macro_rules! decoder_methods {
             let mut values = Vec::with_capacity(n.min(1 << 16));
             for _ in 0..n {
                 match self.iter.next_value()? {
-                    Some(value) => values.push(value),
+                    Some(value) => {
+                        let at = self.input.len() - self.iter.rest().0.len();
+                        push_or_refuse(&mut values, value, at)?
+                    }
                     None => {
                         let at = self.input.len() - self.iter.rest().0.len();
                         return Err(fewer_than(n, at));
@@ -254,7 +274,7 @@ impl<'de, T: DeltaOfDeltable> DeltaOfDeltaDecoder<'de, T> {
     pub fn decode(&mut self) -> Result<Vec<T>> {
         let mut values = Vec::new();
         while let Some(value) = self.try_next()? {
-            values.push(value);
+            push_or_refuse(&mut values, value, self.end.offset_of(0))?;
         }
         let rest = self.iter.prefix_rest(&self.end)?;
         if !rest.is_empty() {
@@ -281,7 +301,7 @@ impl<'de, T: DeltaOfDeltable> DeltaOfDeltaDecoder<'de, T> {
         let mut values = Vec::with_capacity(n.min(1 << 16));
         for _ in 0..n {
             match self.iter.next_value()? {
-                Some(value) => values.push(value),
+                Some(value) => push_or_refuse(&mut values, value, self.end.offset_of(0))?,
                 None => return Err(fewer_than(n, self.end.offset_of(0))),
             }
         }
