@@ -373,3 +373,30 @@ pub fn any_column_present(
     let present = container.optional().map(present);
     quote!(false #(|| #present)*)
 }
+
+/// For a field whose type names no type parameter, the element bound of its strategy
+/// (`DeltaRleable`, `DeltaOfDeltable`, `BoolRleable`), spanned at the field's type. Put in the where clause
+/// of every generated impl, a type the strategy cannot take is reported once, there (the
+/// identical reports of each impl are merged by rustc), instead of once per use inside the
+/// bodies with notes naming internal paths.
+pub fn element_bound(container: &Container, field: &Field) -> Option<TokenStream> {
+    element_bound_of(container, field, &field.ty)
+}
+
+/// [`element_bound`] with the field's type written as `ty` (e.g. with its lifetimes renamed).
+pub fn element_bound_of(container: &Container, field: &Field, ty: &Type) -> Option<TokenStream> {
+    if field.is_skipped() || field.borrows() || mentions_type_param(&container.generics, &field.ty)
+    {
+        return None;
+    }
+    let span = ty.span();
+    let p = private_at(span);
+    match (field.class(), field.strategy()) {
+        (None, Some(Strategy::DeltaRle)) => Some(quote_spanned!(span=> #ty: #p::DeltaRleable)),
+        (None, Some(Strategy::DeltaOfDelta)) => {
+            Some(quote_spanned!(span=> #ty: #p::DeltaOfDeltable))
+        }
+        (None, Some(Strategy::BoolRle)) => Some(quote_spanned!(span=> #ty: #p::BoolRleable)),
+        _ => None,
+    }
+}

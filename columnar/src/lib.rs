@@ -306,6 +306,7 @@ pub fn iter_from_bytes<'de, T: iter::TableIter<'de>>(bytes: &'de [u8]) -> Result
 /// What the `#[columnar]` macro's output refers to. Not a public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::codec::{BoolRleable, DeltaOfDeltable, DeltaRleable};
     pub use crate::container::{
         de_error, ColumnsReader, ColumnsWriter, DecodeRows, EncodeRows, MapContainer,
         MapContainerDe, MapRow, OptionalColumn, OptionalEntry, Rows, VecContainer, VecContainerDe,

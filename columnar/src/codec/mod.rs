@@ -123,7 +123,7 @@ pub mod delta_rle;
 pub mod generic;
 pub mod rle;
 
-pub use bool_rle::{BoolRleColumn, BoolRleEncoder, BoolRleIter};
+pub use bool_rle::{BoolRleColumn, BoolRleEncoder, BoolRleIter, BoolRleable};
 pub use decoder::{AnyRleDecoder, BoolRleDecoder, DeltaOfDeltaDecoder, DeltaRleDecoder};
 pub use delta_of_delta::{
     DeltaOfDeltaColumn, DeltaOfDeltaEncoder, DeltaOfDeltaIter, DeltaOfDeltable,
