@@ -10,15 +10,65 @@ use syn::{GenericArgument, Generics, Ident, Lifetime, PathArguments, Type};
 use crate::internals::ast::{Container, Field};
 use crate::internals::attr::{Class, Strategy};
 
+thread_local! {
+    /// The library's path for the expansion running on this thread (set by
+    /// [`with_crate_path`]): a proc macro expands one item at a time on one thread, and
+    /// every code generator needs it.
+    static CRATE_PATH: std::cell::RefCell<Option<syn::Path>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The path the user's crate knows the library by: `#[columnar(crate = "...")]` if given,
+/// else the name its Cargo.toml gives the `columnar` package (renamed or not), else the name
+/// of a `serde_columnar` dependency (the compatibility package, or a rename), else `columnar`.
+pub fn resolve_crate_path(explicit: Option<syn::Path>) -> syn::Path {
+    use proc_macro_crate::{crate_name, FoundCrate};
+    if let Some(path) = explicit {
+        return path;
+    }
+    let name = ["columnar", "serde_columnar"]
+        .into_iter()
+        .find_map(|package| match crate_name(package) {
+            Ok(FoundCrate::Name(name)) => Some(name),
+            // Inside the library's own tests, examples and doctests.
+            Ok(FoundCrate::Itself) => Some(package.replace('-', "_")),
+            Err(_) => None,
+        })
+        .unwrap_or_else(|| "columnar".to_owned());
+    let ident = Ident::new(&name, Span::call_site());
+    syn::parse_quote!(::#ident)
+}
+
+/// Runs `generate` with `path` as the library's path.
+pub fn with_crate_path<R>(path: syn::Path, generate: impl FnOnce() -> R) -> R {
+    let previous = CRATE_PATH.with(|slot| slot.replace(Some(path)));
+    let result = generate();
+    CRATE_PATH.with(|slot| *slot.borrow_mut() = previous);
+    result
+}
+
+fn crate_path() -> syn::Path {
+    CRATE_PATH
+        .with(|slot| slot.borrow().clone())
+        .unwrap_or_else(|| syn::parse_quote!(::columnar))
+}
+
 /// The path of the runtime module every generated item goes through.
 pub fn private() -> TokenStream {
-    quote!(::columnar::__private)
+    let root = crate_path();
+    quote!(#root::__private)
 }
 
 /// [`private`] with the span of a field's type, for code whose trait-bound errors must point
 /// at that field: a path mixing the macro's span and the field's is reported at the macro.
 pub fn private_at(span: Span) -> TokenStream {
-    quote_spanned!(span=> ::columnar::__private)
+    let mut root = crate_path();
+    for segment in &mut root.segments {
+        segment.ident.set_span(span);
+    }
+    if let Some(colon) = &mut root.leading_colon {
+        colon.spans = [span, span];
+    }
+    quote_spanned!(span=> #root::__private)
 }
 
 /// The lifetime generated iterators borrow the input for.
@@ -322,4 +372,31 @@ pub fn any_column_present(
     }
     let present = container.optional().map(present);
     quote!(false #(|| #present)*)
+}
+
+/// For a field whose type names no type parameter, the element bound of its strategy
+/// (`DeltaRleable`, `DeltaOfDeltable`, `BoolRleable`), spanned at the field's type. Put in the where clause
+/// of every generated impl, a type the strategy cannot take is reported once, there (the
+/// identical reports of each impl are merged by rustc), instead of once per use inside the
+/// bodies with notes naming internal paths.
+pub fn element_bound(container: &Container, field: &Field) -> Option<TokenStream> {
+    element_bound_of(container, field, &field.ty)
+}
+
+/// [`element_bound`] with the field's type written as `ty` (e.g. with its lifetimes renamed).
+pub fn element_bound_of(container: &Container, field: &Field, ty: &Type) -> Option<TokenStream> {
+    if field.is_skipped() || field.borrows() || mentions_type_param(&container.generics, &field.ty)
+    {
+        return None;
+    }
+    let span = ty.span();
+    let p = private_at(span);
+    match (field.class(), field.strategy()) {
+        (None, Some(Strategy::DeltaRle)) => Some(quote_spanned!(span=> #ty: #p::DeltaRleable)),
+        (None, Some(Strategy::DeltaOfDelta)) => {
+            Some(quote_spanned!(span=> #ty: #p::DeltaOfDeltable))
+        }
+        (None, Some(Strategy::BoolRle)) => Some(quote_spanned!(span=> #ty: #p::BoolRleable)),
+        _ => None,
+    }
 }

@@ -55,6 +55,7 @@ pub fn expand(container: &Container) -> TokenStream {
         }
         let strategy = row_strategy(field);
         let column = quote!(<#strategy as #p::CodecDe<#iter, #ty>>::Iter);
+        predicates.extend(crate::common::element_bound_of(container, field, &ty));
         if mentions_type_param(generics, &field.ty) {
             predicates.push(quote!(#strategy: #p::CodecDe<#iter, #ty>));
         }

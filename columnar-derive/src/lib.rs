@@ -1,5 +1,8 @@
 //! The `#[columnar]` attribute macro of the [`columnar`] crate. Use it through
-//! `columnar::columnar`; the generated code refers only to `::columnar::__private`.
+//! `columnar::columnar`; the generated code refers only to `<library>::__private`, where
+//! `<library>` is the name the user's Cargo.toml gives the `columnar` package (found with
+//! `proc-macro-crate`; a `serde_columnar` dependency — the compatibility package — also
+//! counts), or the path given by `#[columnar(crate = "path")]`.
 //!
 //! Layout: `internals/` parses the attribute arguments into a typed model (`attr`, `ast`),
 //! collects every error with its span (`ctxt`) and checks the rules that span several
@@ -50,6 +53,17 @@ fn expand(
     if let Some(container) = &container {
         internals::check::check(&cx, container);
     }
+    let krate = container.as_ref().and_then(|c| c.args.krate.clone());
+    common::with_crate_path(common::resolve_crate_path(krate), || {
+        finish(cx, input, container)
+    })
+}
+
+fn finish(
+    cx: Ctxt,
+    input: syn::DeriveInput,
+    container: Option<Container>,
+) -> proc_macro2::TokenStream {
     match (cx.check(), container) {
         (Ok(()), Some(container)) => {
             let generated = generate(&container);
@@ -72,7 +86,7 @@ fn expand(
 }
 
 fn generate(container: &Container) -> proc_macro2::TokenStream {
-    let args = container.args;
+    let args = &container.args;
     let ser = args.ser.then(|| table::serialize(container));
     let de = args.de.then(|| table::deserialize(container));
     let table_iter = (args.de && container.has_iter_fields()).then(|| table::table_iter(container));
@@ -96,7 +110,7 @@ fn fallback(container: &Container) -> proc_macro2::TokenStream {
     let (impl_generics, ty_generics, where_clause) = container.generics.split_for_impl();
     let de_generics = common::with_de_lifetime(&container.generics, &common::de_lifetime());
     let (de_impl_generics, _, _) = de_generics.split_for_impl();
-    let args = container.args;
+    let args = &container.args;
     let ser = args.ser.then(|| quote! {
         impl #impl_generics #p::serde::Serialize for #ident #ty_generics #where_clause {
             fn serialize<__S: #p::serde::Serializer>(&self, _: __S) -> #p::StdResult<__S::Ok, __S::Error> {

@@ -5,8 +5,8 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::common::{
-    de_lifetime, local, mentions_type_param, private, private_at, row_strategy, with_de_lifetime,
-    with_predicates,
+    de_lifetime, element_bound, local, mentions_type_param, private, private_at, row_strategy,
+    with_de_lifetime, with_predicates,
 };
 use crate::internals::ast::Container;
 
@@ -49,6 +49,11 @@ fn encode_rows(container: &Container) -> TokenStream {
             let strategy = row_strategy(field);
             quote!(for<'__r> #strategy: #p::Codec<'__r, #ty>)
         })
+        .chain(
+            fields
+                .iter()
+                .filter_map(|field| element_bound(container, field)),
+        )
         .collect();
     let generics = with_predicates(&container.generics, predicates);
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
@@ -120,6 +125,12 @@ fn decode_rows(container: &Container) -> TokenStream {
             predicates.push(quote!(#ty: #p::Default));
         }
     }
+    predicates.extend(
+        container
+            .fields
+            .iter()
+            .filter_map(|field| element_bound(container, field)),
+    );
     let impl_generics = with_predicates(&with_de_lifetime(&container.generics, &de), predicates);
     let (impl_generics, _, where_clause) = impl_generics.split_for_impl();
     let (_, ty_generics, _) = container.generics.split_for_impl();

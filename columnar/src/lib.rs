@@ -78,15 +78,17 @@
 //! | struct | `ser`, `de` | implement `Serialize` / `Deserialize` with the table layout (do not also derive them) |
 //! | struct | `vec`, `map` | the struct can be a row of a `class = "vec"` / `class = "map"` field |
 //! | struct | `iterable` | generate `Iterable{Row}<'de>`, an iterator of `Result<Row>` over a container's column streams |
+//! | struct | `crate = "path"` | the path of this library, for crates that re-export it (default: the name the user's Cargo.toml gives the `columnar` package, or a `serde_columnar` dependency) |
 //! | field | `strategy = "Rle" \| "DeltaRle" \| "BoolRle" \| "DeltaOfDelta"` | the column codec (default: Generic) |
 //! | field | `class = "vec" \| "map"` | the field is a container of rows: any `C` with `&C: IntoIterator<Item = &Row>` and `C: FromIterator<Row>` (maps: `(&K, &Row)` / `(K, Row)`) |
 //! | field | `optional, index = N` | not positional: written as `(N, bytes)` after the required fields; missing ones decode to `Default`, unknown ones are skipped |
+//! | field | `index = N` without `optional` | accepted and ignored, as in `serde_columnar`: the field stays positional |
 //! | field | `borrow`, `borrow = "'a + 'b"` | `Cow<'a, str>` / `Cow<'a, [u8]>` decode as `Cow::Borrowed` from the input |
 //! | field | `skip` | not written; `Default` on decode |
 //! | field | `iter = "Row"` | (table, with `class = "vec"`) `iter_from_bytes` returns `{Table}Iter` whose field is an `Iterable{Row}` |
 //!
 //! Mistakes are compile errors pointing at the attribute or field: unknown arguments,
-//! strategies or classes, `strategy` with `class`, `optional` without `index` and the reverse,
+//! strategies or classes, `strategy` with `class`, `optional` without `index`,
 //! duplicate indexes, an optional field before a required or skipped one, enums, tuple
 //! structs and unions, `borrow` on a type without a lifetime, `iter` on a map or without
 //! `class`, and a strategy the field type cannot take. Rows have no field-count limit, and
@@ -147,6 +149,57 @@
 //! are found when the first one ends: [`ErrorKind::ColumnLengthMismatch`] at the first byte
 //! of the odd column out (the first that ended early or, when most ended, the first that went
 //! on). A row iterator yields that error or a codec error once, then ends.
+//!
+//! # Switching from `serde_columnar`
+//!
+//! This crate offers `serde_columnar` 0.3.14's public API under the same names, so a crate
+//! that uses it switches by editing Cargo.toml only (see the README: a renamed dependency, or
+//! the `serde_columnar` compatibility package in `columnar/compat/` for `[patch.crates-io]`).
+//! The `#[columnar]` derive finds this crate under the name the user's Cargo.toml gives it,
+//! and `#[columnar(crate = "path")]` names it explicitly.
+//!
+//! Provided, with `serde_columnar`'s signatures: [`to_vec`], [`from_bytes`],
+//! [`iter_from_bytes`], the [`columnar`] attribute; the encoders [`AnyRleEncoder`],
+//! [`DeltaRleEncoder`] (not generic), [`BoolRleEncoder`], [`DeltaOfDeltaEncoder`] (not
+//! generic, `append(i64)`) with `new` / `append` / `finish`; the decoders [`AnyRleDecoder`],
+//! [`DeltaRleDecoder`], [`BoolRleDecoder`], [`DeltaOfDeltaDecoder`] with `new` / `decode` /
+//! `try_next` / `finalize` / `take_n_finalize` and `Iterator`; the column types
+//! [`RleColumn`], [`DeltaRleColumn`], [`BoolRleColumn`], [`DeltaOfDeltaColumn`],
+//! [`GenericColumn`] with [`ColumnTrait`] and [`ColumnAttr`]; the element traits
+//! [`Rleable`], [`DeltaRleable`], [`DeltaOfDeltable`]; [`ColumnarVec`], [`ColumnarMap`] and
+//! the row traits [`RowSer`], [`RowDe`], [`KeyRowSer`], [`KeyRowDe`] (implemented for every
+//! `vec` / `map` row); [`ColumnarEncoder`], [`ColumnarDecoder`]; the module [`iterable`]
+//! (`TableIter` and the five column iterators); [`ColumnarError`] with all nine variants;
+//! [`PostcardError`]; and the re-exports [`izip!`], [`Itertools`], [`MultiUnzip`].
+//!
+//! [`ColumnarError`] and [`Error`] are one type: an enum with `serde_columnar`'s variants,
+//! each decode or encode variant carrying an [`ErrorDetail`] (kind, byte offset, message).
+//! Which variant an error kind lands in is tabled on [`Error`].
+//!
+//! Deliberately left out or different, and why:
+//!
+//! - The variants' payloads are [`ErrorDetail`], not `String` / `Box<str>` /
+//!   `postcard::Error`: they keep the kind and the offset. Matching `Variant(_)` and
+//!   formatting the payload compile unchanged; building a variant from a `String` does not.
+//! - Corrupt input is `ColumnarDecodeError` (a kind such as `UnexpectedEnd`) where
+//!   `serde_columnar` mostly reports postcard's `SerializeError`; `InvalidStrategy`,
+//!   `OverflowError` and `Unknown` are never produced.
+//! - The column types' `new(data, attr)` constructor and public `attr` field: the attribute is
+//!   always empty in 0.3.14; here `new(data)`, and [`ColumnTrait::attr`] returns it.
+//! - `AnyRleEncoder::take_encoder` / `DeltaRleEncoder::take_encoder`: they flush into a
+//!   `ColumnarEncoder` and panic when the flush fails; use `finish`.
+//! - [`ColumnarEncoder`] / [`ColumnarDecoder`] dereference to this crate's
+//!   [`wire::Serializer`] / [`wire::Deserializer`] (same bytes), not to postcard's types.
+//! - `DeltaRleEncoder::append` refuses a delta outside `i128` (`RleEncodeError`) where
+//!   `serde_columnar` saturates and writes a different value.
+//! - [`Rleable`] is a blanket trait as there; [`DeltaRleable`] and [`DeltaOfDeltable`] are
+//!   implemented for the integer types (and `bool` for DeltaRle) instead of every
+//!   `TryFrom<i128>` type, so a newtype implements them itself.
+//! - The `analyze` feature (`AnalyzeResult`, `FieldAnalyze`: a size report for tuning
+//!   strategies) and the `bench` feature: tooling, not encoding; `__serde_utils`: helpers of
+//!   `serde_columnar`'s own derive output.
+//! - Decoders are strict where `serde_columnar` is lenient: see [`codec`] ("Canonical vs
+//!   accepted") and the decoders' docs (`take_n_finalize` refuses to stop inside a run).
 #![deny(missing_docs)]
 
 /// The README's Rust examples, compiled and run as doctests.
@@ -155,6 +208,7 @@
 pub struct ReadmeDoctests;
 
 pub mod codec;
+mod compat;
 mod container;
 pub mod error;
 pub mod iter;
@@ -168,17 +222,25 @@ pub mod iterable {
 }
 
 pub use codec::{
-    AnyRleEncoder, AnyRleIter, BoolRleColumn, BoolRleEncoder, BoolRleIter, DeltaOfDeltaColumn,
-    DeltaOfDeltaEncoder, DeltaOfDeltaIter, DeltaOfDeltable, DeltaRleColumn, DeltaRleEncoder,
-    DeltaRleIter, DeltaRleable, GenericColumn, GenericEncoder, GenericIter, RleColumn, Rleable,
+    AnyRleDecoder, AnyRleEncoder, AnyRleIter, BoolRleColumn, BoolRleDecoder, BoolRleEncoder,
+    BoolRleIter, DeltaOfDeltaColumn, DeltaOfDeltaDecoder, DeltaOfDeltaEncoder, DeltaOfDeltaIter,
+    DeltaOfDeltable, DeltaRleColumn, DeltaRleDecoder, DeltaRleEncoder, DeltaRleIter, DeltaRleable,
+    GenericColumn, GenericEncoder, GenericIter, RleColumn, Rleable,
 };
-pub use error::{Error, ErrorKind, Result};
+pub use compat::{
+    ColumnAttr, ColumnTrait, ColumnarDecoder, ColumnarEncoder, ColumnarMap, ColumnarVec, KeyRowDe,
+    KeyRowSer, RowDe, RowSer,
+};
+/// `serde_columnar`'s name for [`Error`]: the same type, with the same variants.
+pub use error::Error as ColumnarError;
+pub use error::{Error, ErrorDetail, ErrorKind, Result};
+/// `serde_columnar` re-exports these three from `itertools`; so does this crate.
+pub use itertools::{izip, Itertools, MultiUnzip};
+/// postcard's error, which `serde_columnar` re-exports (it converts into [`Error`]).
+pub use postcard::Error as PostcardError;
 
 /// The attribute macro that turns structs into tables and rows; see the crate docs.
 pub use columnar_derive::columnar;
-
-/// `serde_columnar`'s name for [`Error`].
-pub type ColumnarError = Error;
 
 /// Largest run length a decoder accepts, as in `serde_columnar`.
 pub const MAX_RLE_COUNT: usize = 1_000_000_000;
@@ -203,15 +265,13 @@ pub fn to_bytes<T: serde::Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
 /// Encodes a table onto the end of `writer`.
 ///
 /// # Errors
-/// As [`to_vec`], and the writer's I/O errors as [`ErrorKind::Message`].
+/// As [`to_vec`], and the writer's I/O errors as [`Error::IOError`].
 pub fn to_writer<T: serde::Serialize + ?Sized, W: std::io::Write>(
     mut writer: W,
     value: &T,
 ) -> Result<()> {
     let bytes = wire::to_vec(value)?;
-    writer
-        .write_all(&bytes)
-        .map_err(|err| Error::with_message(ErrorKind::Message, err))
+    writer.write_all(&bytes).map_err(Error::IOError)
 }
 
 /// Decodes a table from `bytes`, which it must use to the last byte. Strings and `borrow`
@@ -246,6 +306,7 @@ pub fn iter_from_bytes<'de, T: iter::TableIter<'de>>(bytes: &'de [u8]) -> Result
 /// What the `#[columnar]` macro's output refers to. Not a public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::codec::{BoolRleable, DeltaOfDeltable, DeltaRleable};
     pub use crate::container::{
         de_error, ColumnsReader, ColumnsWriter, DecodeRows, EncodeRows, MapContainer,
         MapContainerDe, MapRow, OptionalColumn, OptionalEntry, Rows, VecContainer, VecContainerDe,

@@ -11,8 +11,9 @@ use std::marker::PhantomData;
 use serde::{Deserialize, Serialize};
 
 use crate::codec::{
-    AnyRleEncoder, AnyRleIter, BoolRleEncoder, BoolRleIter, DeltaOfDeltaEncoder, DeltaOfDeltaIter,
-    DeltaOfDeltable, DeltaRleEncoder, DeltaRleIter, DeltaRleable, GenericEncoder, GenericIter,
+    AnyRleEncoder, AnyRleIter, BoolRleEncoder, BoolRleIter, BoolRleable, DeltaOfDeltaEncoder,
+    DeltaOfDeltaIter, DeltaOfDeltable, DeltaRleEncoder, DeltaRleIter, DeltaRleable, GenericEncoder,
+    GenericIter,
 };
 use crate::container::{MapContainer, MapContainerDe, VecContainer, VecContainerDe};
 use crate::{wire, Result};
@@ -197,11 +198,11 @@ impl<'de, T: Clone + Deserialize<'de>> CodecDe<'de, T> for Rle {
 
 /// Encoder of [`DeltaRle`] columns.
 #[derive(Debug)]
-pub struct DeltaRleColumnEncoder<T>(DeltaRleEncoder<T>);
+pub struct DeltaRleColumnEncoder<T>(DeltaRleEncoder, PhantomData<fn(T)>);
 
 impl<T> Default for DeltaRleColumnEncoder<T> {
     fn default() -> Self {
-        DeltaRleColumnEncoder(DeltaRleEncoder::default())
+        DeltaRleColumnEncoder(DeltaRleEncoder::default(), PhantomData)
     }
 }
 
@@ -229,27 +230,54 @@ impl<'de, T: DeltaRleable> CodecDe<'de, T> for DeltaRle {
 // ---- BoolRle ----
 
 /// Encoder of [`BoolRle`] columns.
-#[derive(Debug, Default)]
-pub struct BoolRleColumnEncoder(BoolRleEncoder);
+#[derive(Debug)]
+pub struct BoolRleColumnEncoder<T>(BoolRleEncoder, PhantomData<fn(T)>);
 
-impl ColumnEncoder<'_, bool> for BoolRleColumnEncoder {
+impl<T> Default for BoolRleColumnEncoder<T> {
+    fn default() -> Self {
+        BoolRleColumnEncoder(BoolRleEncoder::default(), PhantomData)
+    }
+}
+
+impl<'r, T: BoolRleable + 'r> ColumnEncoder<'r, T> for BoolRleColumnEncoder<T> {
     #[inline]
-    fn push(&mut self, value: &bool) -> Result<()> {
-        self.0.push(value)
+    fn push(&mut self, value: &'r T) -> Result<()> {
+        self.0.push(&value.to_bool())
     }
     fn finish(self) -> Result<Vec<u8>> {
         self.0.finish()
     }
 }
 
-impl Codec<'_, bool> for BoolRle {
-    type Encoder = BoolRleColumnEncoder;
+// Generic over the element type (only `bool` is `BoolRleable`), so that a field of another
+// type is reported once, by the derive's `T: BoolRleable` bound.
+impl<'r, T: BoolRleable + 'r> Codec<'r, T> for BoolRle {
+    type Encoder = BoolRleColumnEncoder<T>;
 }
 
-impl<'de> CodecDe<'de, bool> for BoolRle {
-    type Iter = BoolRleIter<'de>;
+/// The streaming decoder of a [`BoolRle`] column of `T`.
+#[derive(Debug)]
+pub struct BoolRleColumnIter<'de, T>(BoolRleIter<'de>, PhantomData<fn() -> T>);
+
+impl<T: BoolRleable> Iterator for BoolRleColumnIter<'_, T> {
+    type Item = Result<T>;
+    #[inline]
+    fn next(&mut self) -> Option<Result<T>> {
+        self.0.next().map(|value| value.map(T::from_bool))
+    }
+}
+
+impl<T: BoolRleable> ColumnIter<T> for BoolRleColumnIter<'_, T> {
+    #[inline]
+    fn column_start(&self) -> usize {
+        self.0.column_start()
+    }
+}
+
+impl<'de, T: BoolRleable> CodecDe<'de, T> for BoolRle {
+    type Iter = BoolRleColumnIter<'de, T>;
     fn iter(bytes: &'de [u8], base: usize) -> Self::Iter {
-        BoolRleIter::with_base(bytes, base)
+        BoolRleColumnIter(BoolRleIter::with_base(bytes, base), PhantomData)
     }
 }
 
@@ -257,11 +285,11 @@ impl<'de> CodecDe<'de, bool> for BoolRle {
 
 /// Encoder of [`DeltaOfDelta`] columns.
 #[derive(Debug)]
-pub struct DeltaOfDeltaColumnEncoder<T>(DeltaOfDeltaEncoder<T>);
+pub struct DeltaOfDeltaColumnEncoder<T>(DeltaOfDeltaEncoder, PhantomData<fn(T)>);
 
 impl<T> Default for DeltaOfDeltaColumnEncoder<T> {
     fn default() -> Self {
-        DeltaOfDeltaColumnEncoder(DeltaOfDeltaEncoder::default())
+        DeltaOfDeltaColumnEncoder(DeltaOfDeltaEncoder::default(), PhantomData)
     }
 }
 

@@ -6,19 +6,35 @@ use syn::{Ident, LitInt, LitStr, Token, Type};
 use super::ctxt::Ctxt;
 
 /// The struct arguments: `#[columnar(vec, map, ser, de, iterable)]`.
-#[derive(Default, Clone, Copy)]
+#[derive(Default, Clone)]
 pub struct StructArgs {
     pub vec: bool,
     pub map: bool,
     pub ser: bool,
     pub de: bool,
     pub iterable: bool,
+    /// `crate = "path"`: where the library is, for crates that re-export it.
+    pub krate: Option<syn::Path>,
 }
 
 impl StructArgs {
     /// Parses one `#[columnar(...)]` argument list into `self`.
     pub fn parse_into(&mut self, cx: &Ctxt, tokens: proc_macro2::TokenStream) {
         let parser = syn::meta::parser(|meta| {
+            if meta.path.is_ident("crate") {
+                let lit: LitStr = meta.value()?.parse()?;
+                if self.krate.is_some() {
+                    cx.error_spanned_by(&meta.path, "duplicate columnar struct argument");
+                }
+                match lit.parse::<syn::Path>() {
+                    Ok(path) => self.krate = Some(path),
+                    Err(_) => cx.error_spanned_by(
+                        &lit,
+                        "expected a path, e.g. `crate = \"my_crate::columnar\"`",
+                    ),
+                }
+                return Ok(());
+            }
             let flag = if meta.path.is_ident("vec") {
                 &mut self.vec
             } else if meta.path.is_ident("map") {
@@ -33,7 +49,7 @@ impl StructArgs {
                 cx.error_spanned_by(
                     &meta.path,
                     format_args!(
-                        "unknown columnar struct argument `{}`; expected one of `vec`, `map`, `ser`, `de`, `iterable`",
+                        "unknown columnar struct argument `{}`; expected one of `vec`, `map`, `ser`, `de`, `iterable`, `crate`",
                         path_name(&meta.path)
                     ),
                 );

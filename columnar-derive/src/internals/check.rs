@@ -24,9 +24,8 @@ fn check_field_arguments(cx: &Ctxt, container: &Container) {
         if let (Some(optional), None) = (&args.optional, &args.index) {
             cx.error_spanned_by(optional, "`optional` needs a stable `index = N`");
         }
-        if let (None, Some((_, index))) = (&args.optional, &args.index) {
-            cx.error_spanned_by(index, "`index` is only for `optional` fields");
-        }
+        // `index` without `optional` is accepted and ignored, as serde_columnar does: the
+        // field stays positional and its bytes do not change.
         if let Some((_, iter)) = &args.iter {
             match field.class() {
                 None => {

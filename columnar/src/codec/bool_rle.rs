@@ -6,6 +6,31 @@ use super::{append_output, reserve_run, serde_glue};
 use crate::wire::{write_varint_usize, Reader};
 use crate::{Error, ErrorKind, Result, MAX_RLE_COUNT};
 
+/// The element type of a BoolRle column: `bool` only. It exists so that a `#[columnar]`
+/// field of another type with `strategy = "BoolRle"` is reported once, in these words.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be stored with strategy `BoolRle`",
+    label = "`BoolRle` takes `bool`",
+    note = "use `strategy = \"Rle\"` or `\"DeltaRle\"` for integers"
+)]
+pub trait BoolRleable: Copy {
+    /// The value as a `bool`.
+    fn to_bool(self) -> bool;
+    /// The value for `value`.
+    fn from_bool(value: bool) -> Self;
+}
+
+impl BoolRleable for bool {
+    #[inline]
+    fn to_bool(self) -> bool {
+        self
+    }
+    #[inline]
+    fn from_bool(value: bool) -> Self {
+        value
+    }
+}
+
 /// Streams values into a BoolRle column.
 ///
 /// ```
@@ -198,6 +223,18 @@ impl<'de> BoolRleIter<'de> {
             left: 0,
             failed: false,
         }
+    }
+}
+
+impl<'de> BoolRleIter<'de> {
+    /// The next value, `None` at the end of the input (for [`super::BoolRleDecoder`]).
+    pub(crate) fn next_value(&mut self) -> Result<Option<bool>> {
+        self.next().transpose()
+    }
+
+    /// The bytes not read yet, and whether a run is partly taken.
+    pub(crate) fn rest(&self) -> (&'de [u8], bool) {
+        (self.runs.reader.rest(), self.left > 0)
     }
 }
 

@@ -68,8 +68,11 @@ const CLASSES: [(u32, i64); 4] = [(7, 63), (9, 255), (12, 2047), (21, (1 << 20) 
 /// assert_eq!(encoder.finish()?, [0x01, 0x02, 0x02, 0b1010_0000, 0b0000_0000]);
 /// # Ok::<(), columnar::Error>(())
 /// ```
-#[derive(Debug)]
-pub struct DeltaOfDeltaEncoder<T> {
+///
+/// Not generic, as in `serde_columnar`: [`append`](Self::append) takes `i64`,
+/// [`push`](Self::push) any [`DeltaOfDeltable`] type.
+#[derive(Debug, Default)]
+pub struct DeltaOfDeltaEncoder {
     head: Option<i64>,
     previous: i64,
     previous_delta: i64,
@@ -78,21 +81,6 @@ pub struct DeltaOfDeltaEncoder<T> {
     /// Pending bits, left-aligned: the next bit goes at position `63 - pending_len`.
     pending: u64,
     pending_len: u32,
-    _values: PhantomData<fn(T)>,
-}
-
-impl<T> Default for DeltaOfDeltaEncoder<T> {
-    fn default() -> Self {
-        DeltaOfDeltaEncoder {
-            head: None,
-            previous: 0,
-            previous_delta: 0,
-            bytes: Vec::new(),
-            pending: 0,
-            pending_len: 0,
-            _values: PhantomData,
-        }
-    }
 }
 
 #[cold]
@@ -100,7 +88,7 @@ fn encode_overflow(what: &'static str) -> Error {
     Error::with_message(ErrorKind::EncodeOverflow, what)
 }
 
-impl<T: DeltaOfDeltable> DeltaOfDeltaEncoder<T> {
+impl DeltaOfDeltaEncoder {
     /// An empty encoder.
     pub fn new() -> Self {
         Self::default()
@@ -112,10 +100,19 @@ impl<T: DeltaOfDeltable> DeltaOfDeltaEncoder<T> {
     /// [`ErrorKind::EncodeOverflow`] when the value, its delta or its delta of delta does not fit
     /// `i64` (e.g. `i64::MAX` after `i64::MIN`). The encoder must not be used after an error.
     #[inline]
-    pub fn push(&mut self, value: &T) -> Result<()> {
+    pub fn push<T: DeltaOfDeltable>(&mut self, value: &T) -> Result<()> {
         let value = value
             .to_i64()
             .ok_or_else(|| encode_overflow("DeltaOfDelta value outside i64"))?;
+        self.append(value)
+    }
+
+    /// Adds one `i64` value (`serde_columnar`'s signature).
+    ///
+    /// # Errors
+    /// As [`DeltaOfDeltaEncoder::push`].
+    #[inline]
+    pub fn append(&mut self, value: i64) -> Result<()> {
         if self.head.is_none() {
             self.head = Some(value);
             self.previous = value;
@@ -146,14 +143,6 @@ impl<T: DeltaOfDeltable> DeltaOfDeltaEncoder<T> {
         self.write_bits(0b11111, 5);
         self.write_bits(delta_of_delta as u64, 64);
         Ok(())
-    }
-
-    /// Adds one value: `serde_columnar`'s name for [`DeltaOfDeltaEncoder::push`].
-    ///
-    /// # Errors
-    /// As [`DeltaOfDeltaEncoder::push`].
-    pub fn append(&mut self, value: T) -> Result<()> {
-        self.push(&value)
     }
 
     /// Appends the low `count` bits of `value` (1 ..= 64), most significant first.
@@ -305,6 +294,38 @@ impl<'de> Bits<'de> {
         ))
     }
 
+    /// Parses the head and trailer of a column that may be followed by other data (for
+    /// [`super::DeltaOfDeltaDecoder`]): the trailer is checked when the column ends, against
+    /// the bits actually read. Returns the head, the bits and the trailer byte.
+    fn parse_prefix(bytes: &'de [u8], base: usize) -> Result<(Option<i64>, Bits<'de>, u8)> {
+        let mut reader = Reader::with_base(bytes, base);
+        let tag_at = reader.offset();
+        let head = match reader.read_u8()? {
+            0 => None,
+            1 => Some(reader.read_zigzag_i64()?),
+            _ => return Err(Error::at(ErrorKind::BadTag, tag_at)),
+        };
+        let trailer_at = reader.offset();
+        let used_in_last = reader.read_u8()?;
+        if used_in_last > 8 {
+            return Err(Error::at(ErrorKind::BadHeader, trailer_at));
+        }
+        let data = reader.rest();
+        // As serde_columnar reads it: the last byte of everything that follows holds
+        // `used_in_last` bits; a caller taking `n` values stops well before.
+        let total_bits = match (head, data.len()) {
+            (None, _) | (_, 0) => 0,
+            (Some(_), len) => (len - 1) * 8 + used_in_last as usize,
+        };
+        let bits = Bits {
+            data,
+            data_offset: reader.offset(),
+            total_bits,
+            position: 0,
+        };
+        Ok((head, bits, used_in_last))
+    }
+
     #[inline]
     fn remaining(&self) -> usize {
         self.total_bits - self.position
@@ -356,6 +377,8 @@ enum IterState<'de> {
         bytes: &'de [u8],
         base: usize,
     },
+    /// The head is parsed (by [`DeltaOfDeltaIter::prefix`]) and not returned yet.
+    Head(i64, Bits<'de>),
     Bits(Bits<'de>),
     Done,
 }
@@ -401,6 +424,13 @@ impl<'de, T: DeltaOfDeltable> DeltaOfDeltaIter<'de, T> {
                         (head, head_at)
                     }
                 }
+            }
+            IterState::Head(head, bits) => {
+                let head = *head;
+                let bits = bits.clone();
+                self.state = IterState::Bits(bits);
+                self.previous = head;
+                (head, self.start + 1)
             }
             IterState::Bits(bits) if self.zeros > 0 => {
                 // A run of `0` codes: the delta repeats, no bits to look at.
@@ -464,6 +494,90 @@ impl<'de, T: DeltaOfDeltable> DeltaOfDeltaIter<'de, T> {
         T::from_i64(value)
             .map(Some)
             .ok_or_else(|| Error::at(ErrorKind::IntegerOverflow, value_at))
+    }
+}
+
+/// Where a DeltaOfDelta column that may be followed by other data ends (for
+/// [`super::DeltaOfDeltaDecoder`]).
+#[derive(Debug, Clone)]
+pub(crate) struct PrefixEnd<'de> {
+    data: &'de [u8],
+    data_offset: usize,
+    trailer_at: usize,
+    used_in_last: u8,
+    total_bits: usize,
+}
+
+impl PrefixEnd<'_> {
+    /// The number of bytes after the trailer byte.
+    pub(crate) fn data_len(&self) -> usize {
+        self.data.len()
+    }
+
+    /// The input offset of byte `at` after the trailer byte.
+    pub(crate) fn offset_of(&self, at: usize) -> usize {
+        self.data_offset + at
+    }
+}
+
+impl<'de, T: DeltaOfDeltable> DeltaOfDeltaIter<'de, T> {
+    /// An iterator over a column at the front of `bytes`, with its head parsed.
+    pub(crate) fn prefix(bytes: &'de [u8]) -> Result<(Self, PrefixEnd<'de>)> {
+        let (head, bits, used_in_last) = Bits::parse_prefix(bytes, 0)?;
+        let end = PrefixEnd {
+            data: bits.data,
+            data_offset: bits.data_offset,
+            trailer_at: bits.data_offset - 1,
+            used_in_last,
+            total_bits: bits.total_bits,
+        };
+        let mut iter = DeltaOfDeltaIter::new(bytes);
+        match head {
+            None => iter.state = IterState::Done,
+            Some(head) => iter.state = IterState::Head(head, bits),
+        }
+        Ok((iter, end))
+    }
+
+    /// The next value, `None` at the end (for [`super::DeltaOfDeltaDecoder`]).
+    pub(crate) fn next_value(&mut self) -> Result<Option<T>> {
+        self.next().transpose()
+    }
+
+    /// The bytes after the column once the values read so far are all of it: the trailer
+    /// byte must count the bits read in the last byte and the bits after them must be 0.
+    ///
+    /// # Errors
+    /// [`ErrorKind::ColumnLengthMismatch`] when the trailer says the column goes on,
+    /// [`ErrorKind::BadHeader`] for non-zero padding.
+    pub(crate) fn prefix_rest(&self, end: &PrefixEnd<'de>) -> Result<&'de [u8]> {
+        let read = match &self.state {
+            IterState::Bits(bits) => bits.position,
+            IterState::Done => end.total_bits,
+            IterState::Start { .. } | IterState::Head(..) => 0,
+        };
+        let expected = match read % 8 {
+            0 if read > 0 => 8,
+            bits => bits as u8,
+        };
+        if end.used_in_last != expected {
+            return Err(Error::with_message(
+                ErrorKind::ColumnLengthMismatch,
+                "the DeltaOfDelta column holds more values than were taken",
+            )
+            .or_offset(end.trailer_at));
+        }
+        let used_bytes = read.div_ceil(8);
+        if read % 8 != 0 {
+            let last = end.data[used_bytes - 1];
+            if last & (0xffu16 >> (read % 8)) as u8 != 0 {
+                return Err(Error::at(
+                    ErrorKind::BadHeader,
+                    end.data_offset + used_bytes - 1,
+                ));
+            }
+        }
+        Ok(&end.data[used_bytes..])
     }
 }
 

@@ -80,24 +80,16 @@ impl DeltaRleable for bool {
 /// assert_eq!(encoder.finish()?, [0x01, 0x14, 0x06, 0x02]);
 /// # Ok::<(), columnar::Error>(())
 /// ```
-#[derive(Debug)]
-pub struct DeltaRleEncoder<T> {
+///
+/// Not generic, as in `serde_columnar`: each call may pass any [`DeltaRleable`] type, the
+/// encoder works on `i128`.
+#[derive(Debug, Default)]
+pub struct DeltaRleEncoder {
     deltas: AnyRleEncoder<i128>,
     previous: i128,
-    _values: PhantomData<fn(T)>,
 }
 
-impl<T> Default for DeltaRleEncoder<T> {
-    fn default() -> Self {
-        DeltaRleEncoder {
-            deltas: AnyRleEncoder::default(),
-            previous: 0,
-            _values: PhantomData,
-        }
-    }
-}
-
-impl<T: DeltaRleable> DeltaRleEncoder<T> {
+impl DeltaRleEncoder {
     /// An empty encoder.
     pub fn new() -> Self {
         Self::default()
@@ -109,7 +101,7 @@ impl<T: DeltaRleable> DeltaRleEncoder<T> {
     /// [`ErrorKind::EncodeOverflow`] when the value or its difference from the previous value
     /// is outside `i128` (never saturated). The encoder must not be used after an error.
     #[inline]
-    pub fn push(&mut self, value: &T) -> Result<()> {
+    pub fn push<T: DeltaRleable>(&mut self, value: &T) -> Result<()> {
         let value = value.to_i128().ok_or_else(|| {
             Error::with_message(ErrorKind::EncodeOverflow, "DeltaRle value outside i128")
         })?;
@@ -124,7 +116,7 @@ impl<T: DeltaRleable> DeltaRleEncoder<T> {
     ///
     /// # Errors
     /// As [`DeltaRleEncoder::push`].
-    pub fn append(&mut self, value: T) -> Result<()> {
+    pub fn append<T: DeltaRleable>(&mut self, value: T) -> Result<()> {
         self.push(&value)
     }
 
@@ -341,7 +333,20 @@ impl<'de, T: DeltaRleable> DeltaRleIter<'de, T> {
     }
 }
 
-impl<T: DeltaRleable> DeltaRleIter<'_, T> {
+impl<'de, T: DeltaRleable> DeltaRleIter<'de, T> {
+    /// The next value, `None` at the end of the input (for [`super::DeltaRleDecoder`]).
+    pub(crate) fn next_value(&mut self) -> Result<Option<T>> {
+        self.next().transpose()
+    }
+
+    /// The bytes not read yet, and whether a run is partly taken.
+    pub(crate) fn rest(&self) -> (&'de [u8], bool) {
+        (
+            self.reader.rest(),
+            self.run_left > 0 || self.literal_left > 0,
+        )
+    }
+
     /// Everything but an in-range step of a run.
     fn next_slow(&mut self) -> Option<Result<T>> {
         if self.failed {

@@ -7,6 +7,7 @@
 //! | --- | --- | --- | --- | --- | --- |
 //! | encoder (`push(&T)`, `finish`) | [`GenericEncoder`] | [`AnyRleEncoder`] | [`DeltaRleEncoder`] | [`BoolRleEncoder`] | [`DeltaOfDeltaEncoder`] |
 //! | streaming decoder (`Iterator<Item = Result<T>>`) | [`GenericIter`] | [`AnyRleIter`] | [`DeltaRleIter`] | [`BoolRleIter`] | [`DeltaOfDeltaIter`] |
+//! | hand-driven decoder (`decode`, `try_next`, `take_n_finalize`: `n` values and the bytes after them) | — | [`AnyRleDecoder`] | [`DeltaRleDecoder`] | [`BoolRleDecoder`] | [`DeltaOfDeltaDecoder`] |
 //! | whole-column functions | [`generic::encode`], [`generic::decode`] | [`rle::encode`], [`rle::decode`] | [`delta_rle::encode`], [`delta_rle::decode`] | [`bool_rle::encode`], [`bool_rle::decode`] | [`delta_of_delta::encode`], [`delta_of_delta::decode`] |
 //! | column type (serde: a byte string of the codec output) | [`GenericColumn`] | [`RleColumn`] | [`DeltaRleColumn`] | [`BoolRleColumn`] | [`DeltaOfDeltaColumn`] |
 //! | element types | `Serialize + Deserialize` | `Clone + PartialEq + Serialize + Deserialize` | [`DeltaRleable`]: every integer type and `bool` | `bool` | [`DeltaOfDeltable`]: every integer type, values within `i64` |
@@ -117,12 +118,14 @@
 //! are [`ErrorKind::EncodeOverflow`].
 
 pub mod bool_rle;
+mod decoder;
 pub mod delta_of_delta;
 pub mod delta_rle;
 pub mod generic;
 pub mod rle;
 
-pub use bool_rle::{BoolRleColumn, BoolRleEncoder, BoolRleIter};
+pub use bool_rle::{BoolRleColumn, BoolRleEncoder, BoolRleIter, BoolRleable};
+pub use decoder::{AnyRleDecoder, BoolRleDecoder, DeltaOfDeltaDecoder, DeltaRleDecoder};
 pub use delta_of_delta::{
     DeltaOfDeltaColumn, DeltaOfDeltaEncoder, DeltaOfDeltaIter, DeltaOfDeltable,
 };

@@ -307,6 +307,19 @@ impl<'de, T: Clone + Deserialize<'de>> AnyRleIter<'de, T> {
 }
 
 impl<'de, T: Clone + Deserialize<'de>> AnyRleIter<'de, T> {
+    /// The next value, `None` at the end of the input (for [`super::AnyRleDecoder`]).
+    pub(crate) fn next_value(&mut self) -> Result<Option<T>> {
+        self.next().transpose()
+    }
+
+    /// The bytes not read yet, and whether a run is partly taken.
+    pub(crate) fn rest(&self) -> (&'de [u8], bool) {
+        (
+            self.de.remaining(),
+            !matches!(self.pending, Pending::Nothing),
+        )
+    }
+
     /// Everything but the middle of a repeated run.
     fn next_slow(&mut self) -> Option<Result<T>> {
         if self.failed {

@@ -1,4 +1,4 @@
-//! serde glue: a [`Serializer`] that writes postcard bytes into a caller's `Vec<u8>`.
+//! serde glue: a [`Serializer`] that writes postcard bytes into a `Vec<u8>` it owns.
 
 use std::cell::Cell;
 
@@ -9,31 +9,42 @@ use super::{
 };
 use crate::{Error, ErrorKind, Result};
 
-/// A serde serializer producing postcard 1.x bytes, appending to a borrowed `Vec<u8>`.
+/// A serde serializer producing postcard 1.x bytes, appending to the `Vec<u8>` it owns.
 ///
-/// Borrowing the output lets a codec stream many values into one buffer without an
-/// intermediate allocation per value.
+/// Owning the output (and taking a caller's buffer with [`Serializer::from_vec`]) lets a
+/// codec stream many values into one buffer without an intermediate allocation per value,
+/// and lets [`ColumnarEncoder`](crate::ColumnarEncoder) hand it out by `DerefMut`.
 ///
 /// ```
 /// use serde::Serialize;
-/// let mut out = vec![0xaa];
-/// (1u16, "hi").serialize(&mut columnar::wire::Serializer::new(&mut out))?;
-/// assert_eq!(out, [0xaa, 0x01, 0x02, b'h', b'i']);
+/// let mut serializer = columnar::wire::Serializer::from_vec(vec![0xaa]);
+/// (1u16, "hi").serialize(&mut serializer)?;
+/// assert_eq!(serializer.into_inner(), [0xaa, 0x01, 0x02, b'h', b'i']);
 /// # Ok::<(), columnar::Error>(())
 /// ```
-#[derive(Debug)]
-pub struct Serializer<'a> {
-    out: &'a mut Vec<u8>,
+#[derive(Debug, Default)]
+pub struct Serializer {
+    out: Vec<u8>,
 }
 
-impl<'a> Serializer<'a> {
+impl Serializer {
+    /// A serializer writing into a new buffer.
+    pub fn new() -> Self {
+        Serializer::default()
+    }
+
     /// A serializer appending to `out`.
-    pub fn new(out: &'a mut Vec<u8>) -> Self {
+    pub fn from_vec(out: Vec<u8>) -> Self {
         Serializer { out }
     }
 
     /// The output written so far.
     pub fn output(&self) -> &[u8] {
+        &self.out
+    }
+
+    /// The output buffer.
+    pub fn into_inner(self) -> Vec<u8> {
         self.out
     }
 }
@@ -60,9 +71,10 @@ pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
 /// As [`to_vec`].
 #[inline]
 pub fn append<T: Serialize + ?Sized>(value: &T, out: &mut Vec<u8>) -> Result<()> {
-    value
-        .serialize(&mut Serializer::new(out))
-        .map_err(recover_column_error)
+    let mut serializer = Serializer::from_vec(std::mem::take(out));
+    let result = value.serialize(&mut serializer);
+    *out = serializer.out;
+    result.map_err(recover_column_error)
 }
 
 thread_local! {
@@ -90,7 +102,7 @@ fn recover_column_error(err: Error) -> Error {
     err
 }
 
-impl<'a, 'b> ser::Serializer for &'b mut Serializer<'a> {
+impl ser::Serializer for &mut Serializer {
     type Ok = ();
     type Error = Error;
     type SerializeSeq = Self;
@@ -119,25 +131,25 @@ impl<'a, 'b> ser::Serializer for &'b mut Serializer<'a> {
 
     #[inline]
     fn serialize_i16(self, v: i16) -> Result<()> {
-        write_zigzag_i64(self.out, i64::from(v));
+        write_zigzag_i64(&mut self.out, i64::from(v));
         Ok(())
     }
 
     #[inline]
     fn serialize_i32(self, v: i32) -> Result<()> {
-        write_zigzag_i64(self.out, i64::from(v));
+        write_zigzag_i64(&mut self.out, i64::from(v));
         Ok(())
     }
 
     #[inline]
     fn serialize_i64(self, v: i64) -> Result<()> {
-        write_zigzag_i64(self.out, v);
+        write_zigzag_i64(&mut self.out, v);
         Ok(())
     }
 
     #[inline]
     fn serialize_i128(self, v: i128) -> Result<()> {
-        write_zigzag_i128(self.out, v);
+        write_zigzag_i128(&mut self.out, v);
         Ok(())
     }
 
@@ -149,25 +161,25 @@ impl<'a, 'b> ser::Serializer for &'b mut Serializer<'a> {
 
     #[inline]
     fn serialize_u16(self, v: u16) -> Result<()> {
-        write_varint_u64(self.out, u64::from(v));
+        write_varint_u64(&mut self.out, u64::from(v));
         Ok(())
     }
 
     #[inline]
     fn serialize_u32(self, v: u32) -> Result<()> {
-        write_varint_u64(self.out, u64::from(v));
+        write_varint_u64(&mut self.out, u64::from(v));
         Ok(())
     }
 
     #[inline]
     fn serialize_u64(self, v: u64) -> Result<()> {
-        write_varint_u64(self.out, v);
+        write_varint_u64(&mut self.out, v);
         Ok(())
     }
 
     #[inline]
     fn serialize_u128(self, v: u128) -> Result<()> {
-        write_varint_u128(self.out, v);
+        write_varint_u128(&mut self.out, v);
         Ok(())
     }
 
@@ -186,19 +198,19 @@ impl<'a, 'b> ser::Serializer for &'b mut Serializer<'a> {
     #[inline]
     fn serialize_char(self, v: char) -> Result<()> {
         let mut buf = [0u8; 4];
-        write_bytes(self.out, v.encode_utf8(&mut buf).as_bytes());
+        write_bytes(&mut self.out, v.encode_utf8(&mut buf).as_bytes());
         Ok(())
     }
 
     #[inline]
     fn serialize_str(self, v: &str) -> Result<()> {
-        write_bytes(self.out, v.as_bytes());
+        write_bytes(&mut self.out, v.as_bytes());
         Ok(())
     }
 
     #[inline]
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
-        write_bytes(self.out, v);
+        write_bytes(&mut self.out, v);
         Ok(())
     }
 
@@ -231,7 +243,7 @@ impl<'a, 'b> ser::Serializer for &'b mut Serializer<'a> {
         variant_index: u32,
         _variant: &'static str,
     ) -> Result<()> {
-        write_varint_u64(self.out, u64::from(variant_index));
+        write_varint_u64(&mut self.out, u64::from(variant_index));
         Ok(())
     }
 
@@ -252,7 +264,7 @@ impl<'a, 'b> ser::Serializer for &'b mut Serializer<'a> {
         _variant: &'static str,
         value: &T,
     ) -> Result<()> {
-        write_varint_u64(self.out, u64::from(variant_index));
+        write_varint_u64(&mut self.out, u64::from(variant_index));
         value.serialize(self)
     }
 
@@ -262,7 +274,7 @@ impl<'a, 'b> ser::Serializer for &'b mut Serializer<'a> {
         let len = len.ok_or_else(|| {
             Error::with_message(ErrorKind::Unsupported, "sequence of unknown length")
         })?;
-        write_varint_u64(self.out, len as u64);
+        write_varint_u64(&mut self.out, len as u64);
         Ok(self)
     }
 
@@ -284,7 +296,7 @@ impl<'a, 'b> ser::Serializer for &'b mut Serializer<'a> {
         _variant: &'static str,
         _len: usize,
     ) -> Result<Self> {
-        write_varint_u64(self.out, u64::from(variant_index));
+        write_varint_u64(&mut self.out, u64::from(variant_index));
         Ok(self)
     }
 
@@ -292,7 +304,7 @@ impl<'a, 'b> ser::Serializer for &'b mut Serializer<'a> {
     fn serialize_map(self, len: Option<usize>) -> Result<Self> {
         let len = len
             .ok_or_else(|| Error::with_message(ErrorKind::Unsupported, "map of unknown length"))?;
-        write_varint_u64(self.out, len as u64);
+        write_varint_u64(&mut self.out, len as u64);
         Ok(self)
     }
 
@@ -309,21 +321,21 @@ impl<'a, 'b> ser::Serializer for &'b mut Serializer<'a> {
         _variant: &'static str,
         _len: usize,
     ) -> Result<Self> {
-        write_varint_u64(self.out, u64::from(variant_index));
+        write_varint_u64(&mut self.out, u64::from(variant_index));
         Ok(self)
     }
 
     fn collect_str<T: std::fmt::Display + ?Sized>(self, value: &T) -> Result<()> {
         // The length precedes the text, so format once into a scratch string.
         let text = value.to_string();
-        write_bytes(self.out, text.as_bytes());
+        write_bytes(&mut self.out, text.as_bytes());
         Ok(())
     }
 }
 
 macro_rules! compound {
     ($trait:ident, $method:ident) => {
-        impl<'a, 'b> ser::$trait for &'b mut Serializer<'a> {
+        impl ser::$trait for &mut Serializer {
             type Ok = ();
             type Error = Error;
 
@@ -345,7 +357,7 @@ compound!(SerializeTuple, serialize_element);
 compound!(SerializeTupleStruct, serialize_field);
 compound!(SerializeTupleVariant, serialize_field);
 
-impl<'a, 'b> ser::SerializeMap for &'b mut Serializer<'a> {
+impl ser::SerializeMap for &mut Serializer {
     type Ok = ();
     type Error = Error;
 
@@ -365,7 +377,7 @@ impl<'a, 'b> ser::SerializeMap for &'b mut Serializer<'a> {
     }
 }
 
-impl<'a, 'b> ser::SerializeStruct for &'b mut Serializer<'a> {
+impl ser::SerializeStruct for &mut Serializer {
     type Ok = ();
     type Error = Error;
 
@@ -384,7 +396,7 @@ impl<'a, 'b> ser::SerializeStruct for &'b mut Serializer<'a> {
     }
 }
 
-impl<'a, 'b> ser::SerializeStructVariant for &'b mut Serializer<'a> {
+impl ser::SerializeStructVariant for &mut Serializer {
     type Ok = ();
     type Error = Error;
 

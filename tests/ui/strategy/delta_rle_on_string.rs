@@ -1,6 +1,6 @@
 use columnar::columnar;
 
-#[columnar(vec)]
+#[columnar(vec, ser, de, iterable)]
 struct Row {
     #[columnar(strategy = "DeltaRle")]
     name: String,
