@@ -144,6 +144,8 @@ fn check_flat(ty: &Type, size: usize, nulls: Option<&[u8]>, data: FlatData) -> R
                     strings.spans.len()
                 )));
             }
+            // Every slice of ASCII bytes is UTF-8: one vectorised pass instead of one per row.
+            let check_utf8 = ty.is_text() && !strings.data.is_ascii();
             for row in 0..size {
                 if !is_valid(nulls, row) {
                     strings.spans[row] = (0, 0);
@@ -159,7 +161,7 @@ fn check_flat(ty: &Type, size: usize, nulls: Option<&[u8]>, data: FlatData) -> R
                         strings.data.len()
                     )));
                 }
-                if ty.is_text() && std::str::from_utf8(strings.get(row)).is_err() {
+                if check_utf8 && std::str::from_utf8(strings.get(row)).is_err() {
                     return Err(Error::with_message(
                         ErrorKind::InvalidUtf8,
                         format_args!("row {row} of a {ty} vector"),

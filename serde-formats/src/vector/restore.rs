@@ -400,6 +400,16 @@ impl<S: Source> Restorer<S> {
             .with_position(Position::Byte(values_position)));
         }
         let buffers_len = data.len() as u64;
+        // Inline strings are appended after the buffers: make room once.
+        let inline: usize = values
+            .chunks_exact(16)
+            .take(size)
+            .enumerate()
+            .filter(|&(row, _)| is_valid(nulls, row))
+            .map(|(_, view)| u32::from_le_bytes([view[0], view[1], view[2], view[3]]) as usize)
+            .filter(|&len| len <= INLINE_LIMIT)
+            .sum();
+        data.reserve_exact(inline);
         let mut spans = Vec::with_capacity(size);
         for (row, view) in values.chunks_exact(16).take(size).enumerate() {
             if !is_valid(nulls, row) {

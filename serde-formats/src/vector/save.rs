@@ -145,24 +145,39 @@ impl<W: Write> Saver<W> {
         self.flag(false)
     }
 
+    /// The views, then one buffer of the long strings. Both are streamed from `strings` in two
+    /// passes, so saving allocates nothing in proportion to the vector.
     fn strings(&mut self, strings: &Strings, size: usize) -> Result<()> {
-        let mut views = Vec::with_capacity(size * 16);
-        let mut long = Vec::new();
+        const CHUNK: usize = 256;
+        self.flag(true)?;
+        self.i32(len_i32(size.checked_mul(16).unwrap_or(usize::MAX))?)?;
+        let mut chunk = [0u8; 16 * CHUNK];
+        let mut long_len = 0usize;
+        let mut start = 0;
+        while start < size {
+            let end = size.min(start + CHUNK);
+            for (slot, row) in chunk.chunks_exact_mut(16).zip(start..end) {
+                let bytes = strings.get(row);
+                slot.copy_from_slice(&string_view(bytes, long_len as u64));
+                if bytes.len() > INLINE_LIMIT {
+                    long_len += bytes.len();
+                }
+            }
+            self.bytes(&chunk[..16 * (end - start)])?;
+            start = end;
+        }
+        if long_len == 0 {
+            return self.i32(0);
+        }
+        self.i32(1)?;
+        self.i32(len_i32(long_len)?)?;
         for row in 0..size {
             let bytes = strings.get(row);
-            views.extend_from_slice(&string_view(bytes, long.len() as u64));
             if bytes.len() > INLINE_LIMIT {
-                long.extend_from_slice(bytes);
+                self.bytes(bytes)?;
             }
         }
-        self.flag(true)?;
-        self.buffer(&views)?;
-        if long.is_empty() {
-            self.i32(0)
-        } else {
-            self.i32(1)?;
-            self.buffer(&long)
-        }
+        Ok(())
     }
 
     fn vector(&mut self, vector: &Vector) -> Result<()> {
