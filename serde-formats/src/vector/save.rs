@@ -150,7 +150,7 @@ impl<W: Write> Saver<W> {
     fn strings(&mut self, strings: &Strings, size: usize) -> Result<()> {
         const CHUNK: usize = 256;
         self.flag(true)?;
-        self.i32(len_i32(size.checked_mul(16).unwrap_or(usize::MAX))?)?;
+        self.i32(len_i32(size.saturating_mul(16))?)?;
         let mut chunk = [0u8; 16 * CHUNK];
         let mut long_len = 0usize;
         let mut start = 0;
