@@ -156,6 +156,8 @@
 //! [`ErrorKind::UnexpectedEnd`]: crate::ErrorKind::UnexpectedEnd
 //! [`ErrorKind::TrailingBytes`]: crate::ErrorKind::TrailingBytes
 
+#[cfg(feature = "arrow")]
+mod arrow;
 mod build;
 mod check;
 mod display;
@@ -168,6 +170,8 @@ mod value;
 #[allow(clippy::module_inception)] // the brief's layout: `vector/vector.rs` holds the model
 mod vector;
 
+#[cfg(feature = "arrow")]
+pub use arrow::{arrow_type, from_arrow, to_arrow, type_from_arrow};
 pub use restore::{
     from_bytes, restore, restore_with_depth_limit, take_from_bytes, DEFAULT_DEPTH_LIMIT,
 };

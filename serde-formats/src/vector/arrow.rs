@@ -1,0 +1,658 @@
+//! The Arrow bridge (feature `arrow`): [`Vector`] ↔ arrow-rs arrays, and [`Type`] ↔ Arrow
+//! [`DataType`].
+//!
+//! # Types
+//!
+//! | Velox | Arrow |
+//! | --- | --- |
+//! | BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT | Boolean, Int8, Int16, Int32, Int64 |
+//! | REAL, DOUBLE | Float32, Float64 (bit for bit) |
+//! | VARCHAR, JSON | Utf8 (JSON comes back as VARCHAR: Arrow has no JSON type without an extension) |
+//! | VARBINARY | Binary |
+//! | DATE | Date32 |
+//! | TIMESTAMP | Timestamp(Nanosecond, no zone), as Velox's own export; a value outside years 1677–2262 is refused |
+//! | DECIMAL(p, s) | Decimal128(p, s) |
+//! | HUGEINT | refused: Arrow has no 128-bit integer, and Decimal128(38, 0) holds only 38 digits and reads back as DECIMAL |
+//! | INTERVAL DAY TO SECOND | Duration(Millisecond) (exact: both are `i64` milliseconds) |
+//! | INTERVAL YEAR TO MONTH | Interval(YearMonth) (exact: both are `i32` months) |
+//! | UNKNOWN | Null |
+//! | ARRAY, MAP, ROW | List (field `item`), Map (fields `entries`, `key`, `value`, unsorted), Struct |
+//!
+//! From Arrow, also: LargeUtf8 and Utf8View → VARCHAR, LargeBinary and BinaryView → VARBINARY,
+//! LargeList → ARRAY, Timestamp of any unit without a zone → TIMESTAMP (a zone is refused: Velox's
+//! TIMESTAMP has none, dropping it would change what the values mean), Duration(Millisecond) →
+//! INTERVAL DAY TO SECOND. Every other Arrow type is [`ErrorKind::Unsupported`] naming it.
+//!
+//! # Encodings
+//!
+//! - FLAT scalar, ROW, ARRAY and MAP become the plain arrays above; nulls are kept at every level.
+//! - DICTIONARY over a FLAT scalar base becomes `DictionaryArray<Int32Type>` (keys are the
+//!   indices, the dictionary's own nulls are the keys' nulls); any other dictionary is expanded.
+//! - CONSTANT is **expanded** to a plain array of `size` rows: Velox's own Arrow export expands
+//!   constants unless asked otherwise, and many Arrow consumers (pyarrow's compute, IPC readers
+//!   of older versions) do not take run-end encoded arrays.
+//! - LAZY becomes its loaded vector; an unloaded one is [`ErrorKind::NotLoaded`].
+//! - From Arrow, `DictionaryArray` (any integer key type whose indices fit `i32`) becomes a
+//!   DICTIONARY; a `RunArray` of one run becomes a CONSTANT, of several runs an expanded FLAT
+//!   vector.
+//!
+//! MAP keys cannot be null in Arrow: a vector with a null MAP key is refused. Sizes over
+//! `i32::MAX` (Arrow's `i32` offsets and the vector's limit) are refused.
+//!
+//! Values are copied through [`Value`]s, not shared: the vector owns little-endian bytes with no
+//! alignment guarantee, so arrays cannot borrow them.
+//!
+//! ```
+//! use serde_formats::vector::{from_arrow, to_arrow, Type, Value, Vector};
+//! let base = Vector::from_values(Type::Varchar, &[Value::Varchar("a".into()), Value::Null])?;
+//! let dict = Vector::dictionary(base, vec![0, 1, 0], None)?;
+//! let array = to_arrow(&dict)?; // a DictionaryArray<Int32Type> over a StringArray
+//! assert_eq!(from_arrow(array.as_ref())?, dict);
+//! # Ok::<(), serde_formats::Error>(())
+//! ```
+
+use std::sync::Arc;
+
+use arrow_array::builder::{BinaryBuilder, BooleanBuilder, StringBuilder};
+use arrow_array::cast::AsArray;
+use arrow_array::types::{
+    ArrowDictionaryKeyType, Date32Type, Decimal128Type, DurationMillisecondType, Float32Type,
+    Float64Type, Int16Type, Int32Type, Int64Type, Int8Type, IntervalYearMonthType, RunEndIndexType,
+    TimestampMicrosecondType, TimestampMillisecondType, TimestampNanosecondType,
+    TimestampSecondType,
+};
+use arrow_array::{
+    Array, ArrayRef, DictionaryArray, Int32Array, ListArray, MapArray, NullArray, PrimitiveArray,
+    RunArray, StructArray,
+};
+use arrow_buffer::{ArrowNativeType, NullBuffer, OffsetBuffer, ScalarBuffer};
+use arrow_schema::{DataType, Field, Fields, IntervalUnit, TimeUnit};
+
+use super::types::Type;
+use super::value::{Timestamp, Value};
+use super::vector::{Body, FlatData, Vector};
+use crate::error::{Error, ErrorKind, Result};
+
+/// The Arrow type a vector of type `ty` converts to (see the [table](self)).
+///
+/// # Errors
+/// [`ErrorKind::Unsupported`] for `HUGEINT`, at any depth.
+pub fn arrow_type(ty: &Type) -> Result<DataType> {
+    Ok(match ty {
+        Type::Boolean => DataType::Boolean,
+        Type::TinyInt => DataType::Int8,
+        Type::SmallInt => DataType::Int16,
+        Type::Integer => DataType::Int32,
+        Type::BigInt => DataType::Int64,
+        Type::Real => DataType::Float32,
+        Type::Double => DataType::Float64,
+        Type::Varchar | Type::Json => DataType::Utf8,
+        Type::Varbinary => DataType::Binary,
+        Type::Timestamp => DataType::Timestamp(TimeUnit::Nanosecond, None),
+        Type::HugeInt => {
+            return Err(unsupported(
+                "HUGEINT has no Arrow type (Decimal128(38, 0) holds fewer values)",
+            ))
+        }
+        Type::Date => DataType::Date32,
+        &Type::Decimal { precision, scale } => DataType::Decimal128(precision, scale as i8),
+        Type::IntervalDayTime => DataType::Duration(TimeUnit::Millisecond),
+        Type::IntervalYearMonth => DataType::Interval(IntervalUnit::YearMonth),
+        Type::Unknown => DataType::Null,
+        Type::Array(element) => DataType::List(Arc::new(list_field(element)?)),
+        Type::Map(key, value) => DataType::Map(Arc::new(entries_field(key, value)?), false),
+        Type::Row(fields) => DataType::Struct(struct_fields(fields)?),
+    })
+}
+
+/// The vector type an Arrow array of type `data_type` converts to (see the [table](self)).
+///
+/// # Errors
+/// [`ErrorKind::Unsupported`] naming the Arrow type when no vector type holds it exactly.
+pub fn type_from_arrow(data_type: &DataType) -> Result<Type> {
+    Ok(match data_type {
+        DataType::Boolean => Type::Boolean,
+        DataType::Int8 => Type::TinyInt,
+        DataType::Int16 => Type::SmallInt,
+        DataType::Int32 => Type::Integer,
+        DataType::Int64 => Type::BigInt,
+        DataType::Float32 => Type::Real,
+        DataType::Float64 => Type::Double,
+        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => Type::Varchar,
+        DataType::Binary | DataType::LargeBinary | DataType::BinaryView => Type::Varbinary,
+        DataType::Timestamp(_, None) => Type::Timestamp,
+        DataType::Date32 => Type::Date,
+        &DataType::Decimal128(precision, scale) if scale >= 0 => {
+            Type::decimal(precision, scale as u8).map_err(|_| unsupported_type(data_type))?
+        }
+        DataType::Duration(TimeUnit::Millisecond) => Type::IntervalDayTime,
+        DataType::Interval(IntervalUnit::YearMonth) => Type::IntervalYearMonth,
+        DataType::Null => Type::Unknown,
+        DataType::List(field) | DataType::LargeList(field) => {
+            Type::array(type_from_arrow(field.data_type())?)
+        }
+        DataType::Map(entries, _) => match entries.data_type() {
+            DataType::Struct(fields) if fields.len() == 2 => Type::map(
+                type_from_arrow(fields[0].data_type())?,
+                type_from_arrow(fields[1].data_type())?,
+            ),
+            _ => return Err(unsupported_type(data_type)),
+        },
+        DataType::Struct(fields) => Type::Row(
+            fields
+                .iter()
+                .map(|f| Ok((f.name().clone(), type_from_arrow(f.data_type())?)))
+                .collect::<Result<_>>()?,
+        ),
+        DataType::Dictionary(_, values) => type_from_arrow(values)?,
+        DataType::RunEndEncoded(_, values) => type_from_arrow(values.data_type())?,
+        _ => return Err(unsupported_type(data_type)),
+    })
+}
+
+/// Converts a vector to an Arrow array of [`arrow_type`]`(vector.ty())` (a dictionary over a
+/// flat scalar base gives a `DictionaryArray<Int32Type>` of it).
+///
+/// # Errors
+/// [`ErrorKind::Unsupported`] for `HUGEINT`, a TIMESTAMP outside Arrow's nanosecond range, a
+/// null MAP key or more than `i32::MAX` nested values; [`ErrorKind::NotLoaded`] through an
+/// unloaded lazy vector.
+pub fn to_arrow(vector: &Vector) -> Result<ArrayRef> {
+    arrow_type(&vector.ty)?;
+    match &vector.body {
+        Body::Lazy(Some(loaded)) => Ok(to_arrow(loaded)?.slice(0, vector.size)),
+        Body::Lazy(None) => Err(Error::new(ErrorKind::NotLoaded)),
+        Body::Dictionary {
+            nulls,
+            indices,
+            base,
+        } if base.ty.is_scalar()
+            && base.ty != Type::Unknown
+            && matches!(base.body, Body::Flat { .. }) =>
+        {
+            let keys = Int32Array::new(
+                ScalarBuffer::from(indices.clone()),
+                nulls.as_deref().map(|bits| bitmap(bits, vector.size)),
+            );
+            let values = to_arrow(base)?;
+            Ok(Arc::new(
+                DictionaryArray::<Int32Type>::try_new(keys, values).map_err(arrow_err)?,
+            ))
+        }
+        Body::Flat {
+            nulls,
+            data: FlatData::Row(children),
+        } => {
+            let Type::Row(fields) = &vector.ty else {
+                return Err(unsupported("a ROW body of a non-ROW type"));
+            };
+            let mut arrays = Vec::with_capacity(children.len());
+            for ((_, ty), child) in fields.iter().zip(children) {
+                arrays.push(match child {
+                    Some(child) => to_arrow(child)?.slice(0, vector.size),
+                    None => arrow_array::new_null_array(&arrow_type(ty)?, vector.size),
+                });
+            }
+            let nulls = nulls.as_deref().map(|bits| bitmap(bits, vector.size));
+            struct_array(fields, arrays, nulls, vector.size)
+        }
+        _ => {
+            let values = (0..vector.size)
+                .map(|row| vector.value(row))
+                .collect::<Result<Vec<_>>>()?;
+            values_to_arrow(&vector.ty, &values)
+        }
+    }
+}
+
+/// Converts an Arrow array to a vector of [`type_from_arrow`]`(array.data_type())`.
+///
+/// # Errors
+/// [`ErrorKind::Unsupported`] naming the Arrow type when it has no vector type;
+/// [`ErrorKind::BadIndex`] when a size, offset or dictionary key does not fit an `i32`.
+pub fn from_arrow(array: &dyn Array) -> Result<Vector> {
+    let ty = type_from_arrow(array.data_type())?;
+    let len = array.len();
+    match array.data_type() {
+        DataType::Dictionary(key, _) => match key.as_ref() {
+            DataType::Int8 => dictionary::<Int8Type>(array),
+            DataType::Int16 => dictionary::<Int16Type>(array),
+            DataType::Int32 => dictionary::<Int32Type>(array),
+            DataType::Int64 => dictionary::<Int64Type>(array),
+            _ => Err(unsupported_type(array.data_type())),
+        },
+        DataType::RunEndEncoded(run_ends, _) => match run_ends.data_type() {
+            DataType::Int16 => run_ends_to_vector::<Int16Type>(array),
+            DataType::Int32 => run_ends_to_vector::<Int32Type>(array),
+            DataType::Int64 => run_ends_to_vector::<Int64Type>(array),
+            _ => Err(unsupported_type(array.data_type())),
+        },
+        DataType::Struct(_) => {
+            let array = array.as_struct();
+            let children = array
+                .columns()
+                .iter()
+                .map(|child| from_arrow(child.as_ref()).map(Some))
+                .collect::<Result<Vec<_>>>()?;
+            Vector::flat_row(ty, len, children, flags(array.nulls(), len))
+        }
+        DataType::List(_) => {
+            let list = array.as_list::<i32>();
+            let offsets: Vec<i64> = list.value_offsets().iter().map(|&o| i64::from(o)).collect();
+            list_to_vector(&offsets, list.nulls(), list.values().as_ref())
+        }
+        DataType::LargeList(_) => {
+            let list = array.as_list::<i64>();
+            list_to_vector(list.value_offsets(), list.nulls(), list.values().as_ref())
+        }
+        DataType::Map(..) => {
+            let map = array.as_map();
+            let (starts, sizes) = ranges(
+                map.value_offsets().iter().map(|&o| i64::from(o)),
+                map.nulls(),
+            )?;
+            let keys = from_arrow(map.keys().as_ref())?;
+            let values = from_arrow(map.values().as_ref())?;
+            Vector::flat_map(starts, sizes, keys, values, flags(map.nulls(), len))
+        }
+        _ => {
+            let values = (0..len)
+                .map(|row| scalar_value(array, row))
+                .collect::<Result<Vec<_>>>()?;
+            Vector::from_values(ty, &values)
+        }
+    }
+}
+
+fn list_to_vector(
+    offsets: &[i64],
+    nulls: Option<&NullBuffer>,
+    elements: &dyn Array,
+) -> Result<Vector> {
+    let (starts, sizes) = ranges(offsets.iter().copied(), nulls)?;
+    let elements = from_arrow(elements)?;
+    Vector::flat_array(
+        starts,
+        sizes,
+        elements,
+        nulls.map(|n| n.iter().map(|v| !v).collect()),
+    )
+}
+
+/// `(offsets, sizes)` per row from Arrow's `len + 1` offsets; 0 and 0 at null rows.
+fn ranges(
+    offsets: impl Iterator<Item = i64>,
+    nulls: Option<&NullBuffer>,
+) -> Result<(Vec<i32>, Vec<i32>)> {
+    let offsets: Vec<i64> = offsets.collect();
+    let mut starts = Vec::with_capacity(offsets.len().saturating_sub(1));
+    let mut sizes = Vec::with_capacity(starts.capacity());
+    for (row, pair) in offsets.windows(2).enumerate() {
+        if nulls.is_some_and(|n| n.is_null(row)) {
+            starts.push(0);
+            sizes.push(0);
+        } else {
+            starts.push(fit_i32(pair[0])?);
+            sizes.push(fit_i32(pair[1] - pair[0])?);
+        }
+    }
+    Ok((starts, sizes))
+}
+
+fn dictionary<K: ArrowDictionaryKeyType>(array: &dyn Array) -> Result<Vector> {
+    let dict = array.as_dictionary::<K>();
+    let base = from_arrow(dict.values().as_ref())?;
+    let keys = dict.keys();
+    let mut indices = Vec::with_capacity(keys.len());
+    for row in 0..keys.len() {
+        indices.push(if keys.is_null(row) {
+            0
+        } else {
+            fit_i32(keys.value(row).to_i64().unwrap_or(i64::MAX))?
+        });
+    }
+    Vector::dictionary(base, indices, flags(keys.nulls(), keys.len()))
+}
+
+fn run_ends_to_vector<R: RunEndIndexType>(array: &dyn Array) -> Result<Vector> {
+    let run = array
+        .as_any()
+        .downcast_ref::<RunArray<R>>()
+        .ok_or_else(|| unsupported_type(array.data_type()))?;
+    let values = from_arrow(run.values().as_ref())?;
+    let len = run.len();
+    if len == 0 {
+        return Vector::from_values(values.ty.clone(), &[]);
+    }
+    let first = run.get_physical_index(0);
+    if first == run.get_physical_index(len - 1) {
+        return Vector::constant(values, first, len);
+    }
+    let rows = (0..len)
+        .map(|row| values.value(run.get_physical_index(row)))
+        .collect::<Result<Vec<_>>>()?;
+    Vector::from_values(values.ty.clone(), &rows)
+}
+
+/// Row `row` of a scalar Arrow array as a [`Value`].
+fn scalar_value(array: &dyn Array, row: usize) -> Result<Value> {
+    if array.is_null(row) || *array.data_type() == DataType::Null {
+        return Ok(Value::Null);
+    }
+    Ok(match array.data_type() {
+        DataType::Boolean => Value::Boolean(array.as_boolean().value(row)),
+        DataType::Int8 => Value::TinyInt(array.as_primitive::<Int8Type>().value(row)),
+        DataType::Int16 => Value::SmallInt(array.as_primitive::<Int16Type>().value(row)),
+        DataType::Int32 => Value::Integer(array.as_primitive::<Int32Type>().value(row)),
+        DataType::Int64 => Value::BigInt(array.as_primitive::<Int64Type>().value(row)),
+        DataType::Float32 => Value::Real(array.as_primitive::<Float32Type>().value(row)),
+        DataType::Float64 => Value::Double(array.as_primitive::<Float64Type>().value(row)),
+        DataType::Utf8 => Value::Varchar(array.as_string::<i32>().value(row).to_owned()),
+        DataType::LargeUtf8 => Value::Varchar(array.as_string::<i64>().value(row).to_owned()),
+        DataType::Utf8View => Value::Varchar(array.as_string_view().value(row).to_owned()),
+        DataType::Binary => Value::Varbinary(array.as_binary::<i32>().value(row).to_vec()),
+        DataType::LargeBinary => Value::Varbinary(array.as_binary::<i64>().value(row).to_vec()),
+        DataType::BinaryView => Value::Varbinary(array.as_binary_view().value(row).to_vec()),
+        DataType::Date32 => Value::Date(array.as_primitive::<Date32Type>().value(row)),
+        DataType::Decimal128(_, scale) => Value::Decimal {
+            unscaled: array.as_primitive::<Decimal128Type>().value(row),
+            scale: *scale as u8,
+        },
+        DataType::Duration(TimeUnit::Millisecond) => {
+            Value::IntervalDayTime(array.as_primitive::<DurationMillisecondType>().value(row))
+        }
+        DataType::Interval(IntervalUnit::YearMonth) => {
+            Value::IntervalYearMonth(array.as_primitive::<IntervalYearMonthType>().value(row))
+        }
+        DataType::Timestamp(unit, None) => {
+            let (value, per_second) = match unit {
+                TimeUnit::Second => (array.as_primitive::<TimestampSecondType>().value(row), 1),
+                TimeUnit::Millisecond => (
+                    array.as_primitive::<TimestampMillisecondType>().value(row),
+                    1_000,
+                ),
+                TimeUnit::Microsecond => (
+                    array.as_primitive::<TimestampMicrosecondType>().value(row),
+                    1_000_000,
+                ),
+                TimeUnit::Nanosecond => (
+                    array.as_primitive::<TimestampNanosecondType>().value(row),
+                    1_000_000_000,
+                ),
+            };
+            Value::Timestamp(Timestamp {
+                seconds: value.div_euclid(per_second),
+                nanos: (value.rem_euclid(per_second) * (1_000_000_000 / per_second)) as u64,
+            })
+        }
+        other => return Err(unsupported_type(other)),
+    })
+}
+
+/// Builds the Arrow array of type [`arrow_type`]`(ty)` holding `values`.
+fn values_to_arrow(ty: &Type, values: &[Value]) -> Result<ArrayRef> {
+    macro_rules! primitive {
+        ($arrow:ty, $variant:ident) => {{
+            let items = values
+                .iter()
+                .map(|value| match value {
+                    Value::Null => Ok(None),
+                    Value::$variant(v) => Ok(Some(*v)),
+                    other => Err(mismatch(ty, other)),
+                })
+                .collect::<Result<Vec<_>>>()?;
+            Arc::new(PrimitiveArray::<$arrow>::from(items)) as ArrayRef
+        }};
+    }
+    Ok(match ty {
+        Type::Boolean => {
+            let mut builder = BooleanBuilder::with_capacity(values.len());
+            for value in values {
+                match value {
+                    Value::Null => builder.append_null(),
+                    Value::Boolean(v) => builder.append_value(*v),
+                    other => return Err(mismatch(ty, other)),
+                }
+            }
+            Arc::new(builder.finish())
+        }
+        Type::TinyInt => primitive!(Int8Type, TinyInt),
+        Type::SmallInt => primitive!(Int16Type, SmallInt),
+        Type::Integer => primitive!(Int32Type, Integer),
+        Type::BigInt => primitive!(Int64Type, BigInt),
+        Type::Real => primitive!(Float32Type, Real),
+        Type::Double => primitive!(Float64Type, Double),
+        Type::Date => primitive!(Date32Type, Date),
+        Type::IntervalDayTime => primitive!(DurationMillisecondType, IntervalDayTime),
+        Type::IntervalYearMonth => primitive!(IntervalYearMonthType, IntervalYearMonth),
+        Type::Varchar | Type::Json => {
+            let mut builder = StringBuilder::new();
+            for value in values {
+                match value {
+                    Value::Null => builder.append_null(),
+                    Value::Varchar(text) | Value::Json(text) => builder.append_value(text),
+                    other => return Err(mismatch(ty, other)),
+                }
+            }
+            Arc::new(builder.finish())
+        }
+        Type::Varbinary => {
+            let mut builder = BinaryBuilder::new();
+            for value in values {
+                match value {
+                    Value::Null => builder.append_null(),
+                    Value::Varbinary(bytes) => builder.append_value(bytes),
+                    other => return Err(mismatch(ty, other)),
+                }
+            }
+            Arc::new(builder.finish())
+        }
+        Type::Timestamp => {
+            let items = values
+                .iter()
+                .map(|value| match value {
+                    Value::Null => Ok(None),
+                    Value::Timestamp(ts) => timestamp_nanos(ts).map(Some),
+                    other => Err(mismatch(ty, other)),
+                })
+                .collect::<Result<Vec<_>>>()?;
+            Arc::new(PrimitiveArray::<TimestampNanosecondType>::from(items))
+        }
+        &Type::Decimal { precision, scale } => {
+            let items = values
+                .iter()
+                .map(|value| match value {
+                    Value::Null => Ok(None),
+                    Value::Decimal { unscaled, .. } => Ok(Some(*unscaled)),
+                    other => Err(mismatch(ty, other)),
+                })
+                .collect::<Result<Vec<_>>>()?;
+            Arc::new(
+                PrimitiveArray::<Decimal128Type>::from(items)
+                    .with_precision_and_scale(precision, scale as i8)
+                    .map_err(arrow_err)?,
+            )
+        }
+        Type::Unknown => Arc::new(NullArray::new(values.len())),
+        Type::HugeInt => return Err(unsupported("HUGEINT has no Arrow type")),
+        Type::Row(fields) => {
+            let mut columns = vec![Vec::with_capacity(values.len()); fields.len()];
+            for value in values {
+                match value {
+                    Value::Null => columns.iter_mut().for_each(|c| c.push(Value::Null)),
+                    Value::Row(items) if items.len() == fields.len() => {
+                        for (column, (_, item)) in columns.iter_mut().zip(items) {
+                            column.push(item.clone());
+                        }
+                    }
+                    other => return Err(mismatch(ty, other)),
+                }
+            }
+            let arrays = fields
+                .iter()
+                .zip(&columns)
+                .map(|((_, ty), column)| values_to_arrow(ty, column))
+                .collect::<Result<Vec<_>>>()?;
+            struct_array(fields, arrays, value_nulls(values), values.len())?
+        }
+        Type::Array(element) => {
+            let mut offsets = vec![0i32];
+            let mut items = Vec::new();
+            for value in values {
+                match value {
+                    Value::Null => {}
+                    Value::Array(list) => items.extend(list.iter().cloned()),
+                    other => return Err(mismatch(ty, other)),
+                }
+                offsets.push(fit_i32(items.len() as i64)?);
+            }
+            let child = values_to_arrow(element, &items)?;
+            Arc::new(
+                ListArray::try_new(
+                    Arc::new(list_field(element)?),
+                    OffsetBuffer::new(ScalarBuffer::from(offsets)),
+                    child,
+                    value_nulls(values),
+                )
+                .map_err(arrow_err)?,
+            )
+        }
+        Type::Map(key_ty, value_ty) => {
+            let mut offsets = vec![0i32];
+            let (mut keys, mut items) = (Vec::new(), Vec::new());
+            for value in values {
+                match value {
+                    Value::Null => {}
+                    Value::Map(entries) => {
+                        for (key, item) in entries {
+                            if key.is_null() {
+                                return Err(unsupported(
+                                    "a null MAP key (Arrow map keys cannot be null)",
+                                ));
+                            }
+                            keys.push(key.clone());
+                            items.push(item.clone());
+                        }
+                    }
+                    other => return Err(mismatch(ty, other)),
+                }
+                offsets.push(fit_i32(keys.len() as i64)?);
+            }
+            let entries_field = entries_field(key_ty, value_ty)?;
+            let DataType::Struct(entry_fields) = entries_field.data_type().clone() else {
+                return Err(unsupported("a MAP entries type that is not a struct"));
+            };
+            let entries = StructArray::try_new(
+                entry_fields,
+                vec![
+                    values_to_arrow(key_ty, &keys)?,
+                    values_to_arrow(value_ty, &items)?,
+                ],
+                None,
+            )
+            .map_err(arrow_err)?;
+            Arc::new(
+                MapArray::try_new(
+                    Arc::new(entries_field),
+                    OffsetBuffer::new(ScalarBuffer::from(offsets)),
+                    entries,
+                    value_nulls(values),
+                    false,
+                )
+                .map_err(arrow_err)?,
+            )
+        }
+    })
+}
+
+fn struct_array(
+    fields: &[(String, Type)],
+    arrays: Vec<ArrayRef>,
+    nulls: Option<NullBuffer>,
+    len: usize,
+) -> Result<ArrayRef> {
+    if fields.is_empty() {
+        return Ok(Arc::new(StructArray::new_empty_fields(len, nulls)));
+    }
+    Ok(Arc::new(
+        StructArray::try_new(struct_fields(fields)?, arrays, nulls).map_err(arrow_err)?,
+    ))
+}
+
+fn struct_fields(fields: &[(String, Type)]) -> Result<Fields> {
+    fields
+        .iter()
+        .map(|(name, ty)| Ok(Field::new(name, arrow_type(ty)?, true)))
+        .collect()
+}
+
+fn list_field(element: &Type) -> Result<Field> {
+    Ok(Field::new("item", arrow_type(element)?, true))
+}
+
+fn entries_field(key: &Type, value: &Type) -> Result<Field> {
+    let fields = Fields::from(vec![
+        Field::new("key", arrow_type(key)?, false),
+        Field::new("value", arrow_type(value)?, true),
+    ]);
+    Ok(Field::new("entries", DataType::Struct(fields), false))
+}
+
+/// Nanoseconds since the epoch, or a one-line refusal naming the value.
+fn timestamp_nanos(ts: &Timestamp) -> Result<i64> {
+    i128::from(ts.seconds)
+        .checked_mul(1_000_000_000)
+        .and_then(|n| n.checked_add(i128::from(ts.nanos)))
+        .and_then(|n| i64::try_from(n).ok())
+        .ok_or_else(|| {
+            unsupported(format_args!(
+                "TIMESTAMP {ts} does not fit Arrow's Timestamp(Nanosecond) (years 1677 to 2262)"
+            ))
+        })
+}
+
+/// A validity bitmap (bit 1 = not null) as Arrow's null buffer of `len` rows.
+fn bitmap(bits: &[u8], len: usize) -> NullBuffer {
+    NullBuffer::from(
+        (0..len)
+            .map(|row| bits.get(row / 8).is_some_and(|b| b >> (row % 8) & 1 == 1))
+            .collect::<Vec<bool>>(),
+    )
+}
+
+fn value_nulls(values: &[Value]) -> Option<NullBuffer> {
+    values
+        .iter()
+        .any(Value::is_null)
+        .then(|| NullBuffer::from(values.iter().map(|v| !v.is_null()).collect::<Vec<bool>>()))
+}
+
+/// Arrow's nulls as the constructors' flags (`true` = null).
+fn flags(nulls: Option<&NullBuffer>, len: usize) -> Option<Vec<bool>> {
+    nulls.map(|n| (0..len).map(|row| n.is_null(row)).collect())
+}
+
+fn fit_i32(n: i64) -> Result<i32> {
+    i32::try_from(n).map_err(|_| {
+        Error::with_message(ErrorKind::BadIndex, format_args!("{n} does not fit an i32"))
+    })
+}
+
+fn unsupported(message: impl std::fmt::Display) -> Error {
+    Error::with_message(ErrorKind::Unsupported, message)
+}
+
+fn unsupported_type(data_type: &DataType) -> Error {
+    unsupported(format_args!("Arrow type {data_type} has no vector type"))
+}
+
+fn mismatch(ty: &Type, value: &Value) -> Error {
+    Error::with_message(
+        ErrorKind::TypeMismatch,
+        format_args!("a {ty} vector holds {value:?}"),
+    )
+}
+
+fn arrow_err(err: arrow_schema::ArrowError) -> Error {
+    unsupported(format_args!("Arrow refused the array: {err}"))
+}
