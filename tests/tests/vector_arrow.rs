@@ -212,6 +212,26 @@ fn arrow_values_are_the_vector_values() {
     .unwrap();
     let expected: ArrayRef = Arc::new(Int64Array::from(vec![Some(5), None, Some(-1)]));
     assert_eq!(&to_arrow(&vector).unwrap(), &expected);
+    // Bitmaps over several bytes, with a length that is not a multiple of 8.
+    let long: Vec<Option<i32>> = (0..101).map(|i| (i % 3 != 0).then_some(i)).collect();
+    let values: Vec<Value> = long
+        .iter()
+        .map(|v| v.map_or(Value::Null, Value::Integer))
+        .collect();
+    let vector = Vector::from_values(Type::Integer, &values).unwrap();
+    let expected: ArrayRef = Arc::new(Int32Array::from(long));
+    assert_eq!(&to_arrow(&vector).unwrap(), &expected);
+    assert_eq!(from_arrow(expected.as_ref()).unwrap(), vector);
+    let flags: Vec<Option<bool>> = (0..13)
+        .map(|i| (i % 4 != 1).then_some(i % 2 == 0))
+        .collect();
+    let values: Vec<Value> = flags
+        .iter()
+        .map(|v| v.map_or(Value::Null, Value::Boolean))
+        .collect();
+    let vector = Vector::from_values(Type::Boolean, &values).unwrap();
+    let expected: ArrayRef = Arc::new(arrow_array::BooleanArray::from(flags));
+    assert_eq!(&to_arrow(&vector).unwrap(), &expected);
     let strings =
         Vector::from_values(Type::Json, &[Value::Json("[1]".into()), Value::Null]).unwrap();
     let expected: ArrayRef = Arc::new(StringArray::from(vec![Some("[1]"), None]));

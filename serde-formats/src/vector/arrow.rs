@@ -39,8 +39,12 @@
 //! MAP keys cannot be null in Arrow: a vector with a null MAP key is refused. Sizes over
 //! `i32::MAX` (Arrow's `i32` offsets and the vector's limit) are refused.
 //!
-//! Values are copied through [`Value`]s, not shared: the vector owns little-endian bytes with no
-//! alignment guarantee, so arrays cannot borrow them.
+//! Fixed-width FLAT values whose bytes are Arrow's (the integers, floats, DATE, the INTERVAL
+//! types, long DECIMAL, BOOLEAN bits and every validity bitmap: same width, little-endian, same
+//! bit order) are copied in one `memcpy` into an aligned Arrow buffer, not shared: [`to_arrow`]
+//! borrows the vector, and its byte buffers have no alignment guarantee. TIMESTAMP (16 bytes to
+//! 8), short DECIMAL (`i64` to `i128`), strings, nested types and every value from Arrow go
+//! through [`Value`]s.
 //!
 //! ```
 //! use serde_formats::vector::{from_arrow, to_arrow, Type, Value, Vector};
@@ -62,10 +66,12 @@ use arrow_array::types::{
     TimestampSecondType,
 };
 use arrow_array::{
-    Array, ArrayRef, DictionaryArray, Int32Array, ListArray, MapArray, NullArray, PrimitiveArray,
-    RunArray, StructArray,
+    Array, ArrayRef, ArrowPrimitiveType, BooleanArray, DictionaryArray, Int32Array, ListArray,
+    MapArray, NullArray, PrimitiveArray, RunArray, StructArray,
 };
-use arrow_buffer::{ArrowNativeType, NullBuffer, OffsetBuffer, ScalarBuffer};
+use arrow_buffer::{
+    ArrowNativeType, BooleanBuffer, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer,
+};
 use arrow_schema::{DataType, Field, Fields, IntervalUnit, TimeUnit};
 
 use super::types::Type;
@@ -196,12 +202,69 @@ pub fn to_arrow(vector: &Vector) -> Result<ArrayRef> {
             let nulls = nulls.as_deref().map(|bits| bitmap(bits, vector.size));
             struct_array(fields, arrays, nulls, vector.size)
         }
-        _ => {
-            let values = (0..vector.size)
-                .map(|row| vector.value(row))
-                .collect::<Result<Vec<_>>>()?;
-            values_to_arrow(&vector.ty, &values)
+        Body::Flat {
+            nulls,
+            data: FlatData::Fixed(bytes),
+        } => {
+            let nulls = nulls.as_deref().map(|bits| bitmap(bits, vector.size));
+            match fixed_to_arrow(&vector.ty, bytes, vector.size, nulls) {
+                Some(array) => Ok(array),
+                None => values_to_arrow(&vector.ty, &all_values(vector)?),
+            }
         }
+        _ => values_to_arrow(&vector.ty, &all_values(vector)?),
+    }
+}
+
+fn all_values(vector: &Vector) -> Result<Vec<Value>> {
+    (0..vector.size).map(|row| vector.value(row)).collect()
+}
+
+/// A FLAT fixed-width vector whose bytes are already Arrow's values (same width, little-endian,
+/// zero at null rows): one copy into an aligned buffer, no per-row work. `None` for the types
+/// whose values change form (TIMESTAMP, short DECIMAL, UNKNOWN, HUGEINT).
+fn fixed_to_arrow(
+    ty: &Type,
+    bytes: &[u8],
+    len: usize,
+    nulls: Option<NullBuffer>,
+) -> Option<ArrayRef> {
+    fn primitive<T: ArrowPrimitiveType>(
+        bytes: &[u8],
+        len: usize,
+        nulls: Option<NullBuffer>,
+    ) -> Option<ArrayRef> {
+        let width = std::mem::size_of::<T::Native>();
+        let bytes = bytes.get(..len.checked_mul(width)?)?;
+        // `from_slice_ref` copies into a 64-byte aligned buffer, so the cast cannot fail.
+        let values = ScalarBuffer::<T::Native>::new(Buffer::from_slice_ref(bytes), 0, len);
+        Some(Arc::new(PrimitiveArray::<T>::try_new(values, nulls).ok()?))
+    }
+    match ty {
+        Type::Boolean => {
+            let bits = bytes.get(..len.div_ceil(8))?;
+            let values = BooleanBuffer::new(Buffer::from_slice_ref(bits), 0, len);
+            Some(Arc::new(BooleanArray::new(values, nulls)))
+        }
+        Type::TinyInt => primitive::<Int8Type>(bytes, len, nulls),
+        Type::SmallInt => primitive::<Int16Type>(bytes, len, nulls),
+        Type::Integer => primitive::<Int32Type>(bytes, len, nulls),
+        Type::BigInt => primitive::<Int64Type>(bytes, len, nulls),
+        Type::Real => primitive::<Float32Type>(bytes, len, nulls),
+        Type::Double => primitive::<Float64Type>(bytes, len, nulls),
+        Type::Date => primitive::<Date32Type>(bytes, len, nulls),
+        Type::IntervalDayTime => primitive::<DurationMillisecondType>(bytes, len, nulls),
+        Type::IntervalYearMonth => primitive::<IntervalYearMonthType>(bytes, len, nulls),
+        &Type::Decimal { precision, scale } if precision > 18 => {
+            let array = primitive::<Decimal128Type>(bytes, len, nulls)?;
+            let array = array.as_primitive::<Decimal128Type>().clone();
+            Some(Arc::new(
+                array
+                    .with_precision_and_scale(precision, scale as i8)
+                    .ok()?,
+            ))
+        }
+        _ => None,
     }
 }
 
@@ -611,13 +674,13 @@ fn timestamp_nanos(ts: &Timestamp) -> Result<i64> {
         })
 }
 
-/// A validity bitmap (bit 1 = not null) as Arrow's null buffer of `len` rows.
+/// A validity bitmap (bit 1 = not null, LSB first, as Arrow's) as Arrow's null buffer of `len`
+/// rows: one copy.
 fn bitmap(bits: &[u8], len: usize) -> NullBuffer {
-    NullBuffer::from(
-        (0..len)
-            .map(|row| bits.get(row / 8).is_some_and(|b| b >> (row % 8) & 1 == 1))
-            .collect::<Vec<bool>>(),
-    )
+    let mut bytes = vec![0u8; len.div_ceil(8)];
+    let have = bytes.len().min(bits.len());
+    bytes[..have].copy_from_slice(&bits[..have]);
+    NullBuffer::new(BooleanBuffer::new(Buffer::from_vec(bytes), 0, len))
 }
 
 fn value_nulls(values: &[Value]) -> Option<NullBuffer> {
