@@ -324,6 +324,12 @@ fn refusals_are_one_clear_error() {
     .unwrap();
     let err = to_arrow(&null_key).unwrap_err();
     assert!(err.to_string().contains("null MAP key"), "{err}");
+    let mut deep = DataType::Int64;
+    for _ in 0..40 {
+        deep = DataType::List(Arc::new(Field::new("item", deep, true)));
+    }
+    let err = serde_formats::vector::type_from_arrow(&deep).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::DepthLimitExceeded);
     let err = from_arrow(&UInt8Array::from(vec![1u8])).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Unsupported);
     assert!(err.to_string().contains("UInt8"), "{err}");

@@ -74,7 +74,7 @@ use arrow_buffer::{
 };
 use arrow_schema::{DataType, Field, Fields, IntervalUnit, TimeUnit};
 
-use super::types::Type;
+use super::types::{Type, TYPE_DEPTH_LIMIT};
 use super::value::{Timestamp, Value};
 use super::vector::{Body, FlatData, Vector};
 use crate::error::{Error, ErrorKind, Result};
@@ -114,8 +114,20 @@ pub fn arrow_type(ty: &Type) -> Result<DataType> {
 /// The vector type an Arrow array of type `data_type` converts to (see the [table](self)).
 ///
 /// # Errors
-/// [`ErrorKind::Unsupported`] naming the Arrow type when no vector type holds it exactly.
+/// [`ErrorKind::Unsupported`] naming the Arrow type when no vector type holds it exactly;
+/// [`ErrorKind::DepthLimitExceeded`] when it nests deeper than [`TYPE_DEPTH_LIMIT`].
 pub fn type_from_arrow(data_type: &DataType) -> Result<Type> {
+    nested_type_from_arrow(data_type, 1)
+}
+
+fn nested_type_from_arrow(data_type: &DataType, depth: usize) -> Result<Type> {
+    if depth > TYPE_DEPTH_LIMIT {
+        return Err(Error::with_message(
+            ErrorKind::DepthLimitExceeded,
+            format_args!("nesting too deep: an Arrow type nested deeper than the depth limit {TYPE_DEPTH_LIMIT}"),
+        ));
+    }
+    let type_from_arrow = |inner: &DataType| nested_type_from_arrow(inner, depth + 1);
     Ok(match data_type {
         DataType::Boolean => Type::Boolean,
         DataType::Int8 => Type::TinyInt,
@@ -150,8 +162,8 @@ pub fn type_from_arrow(data_type: &DataType) -> Result<Type> {
                 .map(|f| Ok((f.name().clone(), type_from_arrow(f.data_type())?)))
                 .collect::<Result<_>>()?,
         ),
-        DataType::Dictionary(_, values) => type_from_arrow(values)?,
-        DataType::RunEndEncoded(_, values) => type_from_arrow(values.data_type())?,
+        DataType::Dictionary(_, values) => nested_type_from_arrow(values, depth)?,
+        DataType::RunEndEncoded(_, values) => nested_type_from_arrow(values.data_type(), depth)?,
         _ => return Err(unsupported_type(data_type)),
     })
 }
