@@ -380,6 +380,18 @@ fn other_arrow_layouts_are_read() {
     .unwrap();
     let vector = from_arrow(&dict).unwrap();
     assert_eq!(vector.value(0).unwrap(), Value::BigInt(20));
+    // Values under nulls are whatever Arrow holds there: the vector has zeros.
+    let garbage = Int64Array::new(vec![1, 99, 3].into(), Some(vec![true, false, true].into()));
+    let clean = Vector::from_values(
+        Type::BigInt,
+        &[Value::BigInt(1), Value::Null, Value::BigInt(3)],
+    )
+    .unwrap();
+    assert_eq!(from_arrow(&garbage).unwrap(), clean);
+    assert_eq!(
+        from_arrow(&garbage.slice(1, 2)).unwrap().value(1).unwrap(),
+        Value::BigInt(3)
+    );
     let sliced = Int64Array::from(vec![1, 2, 3]).slice(1, 2);
     assert_eq!(
         from_arrow(&sliced).unwrap().value(0).unwrap(),

@@ -39,12 +39,12 @@
 //! MAP keys cannot be null in Arrow: a vector with a null MAP key is refused. Sizes over
 //! `i32::MAX` (Arrow's `i32` offsets and the vector's limit) are refused.
 //!
-//! Fixed-width FLAT values whose bytes are Arrow's (the integers, floats, DATE, the INTERVAL
-//! types, long DECIMAL, BOOLEAN bits and every validity bitmap: same width, little-endian, same
-//! bit order) are copied in one `memcpy` into an aligned Arrow buffer, not shared: [`to_arrow`]
-//! borrows the vector, and its byte buffers have no alignment guarantee. TIMESTAMP (16 bytes to
-//! 8), short DECIMAL (`i64` to `i128`), strings, nested types and every value from Arrow go
-//! through [`Value`]s.
+//! Fixed-width values whose bytes are the same in both (the integers, floats, DATE, the INTERVAL
+//! types, BOOLEAN bits, every validity bitmap; long DECIMAL towards Arrow) are copied in one
+//! pass, not row by row through [`Value`]s, and not shared: [`to_arrow`] borrows the vector,
+//! whose byte buffers have no alignment guarantee, and a vector must hold zeros at null rows
+//! where Arrow may hold anything. TIMESTAMP (16 bytes against 8), short DECIMAL (`i64` against
+//! `i128`), strings and nested types are converted value by value.
 //!
 //! ```
 //! use serde_formats::vector::{from_arrow, to_arrow, Type, Value, Vector};
@@ -331,12 +331,67 @@ pub fn from_arrow(array: &dyn Array) -> Result<Vector> {
             Vector::flat_map(starts, sizes, keys, values, flags(map.nulls(), len))
         }
         _ => {
+            if let Some(vector) = fixed_from_arrow(array, &ty)? {
+                return Ok(vector);
+            }
             let values = (0..len)
                 .map(|row| scalar_value(array, row))
                 .collect::<Result<Vec<_>>>()?;
             Vector::from_values(ty, &values)
         }
     }
+}
+
+/// A FLAT vector straight from the values buffer of an Arrow array of a fixed-width type whose
+/// values have the vector's layout (one copy, null rows zeroed); `None` for other types.
+fn fixed_from_arrow(array: &dyn Array, ty: &Type) -> Result<Option<Vector>> {
+    let len = array.len();
+    let data = match array.data_type() {
+        DataType::Boolean => {
+            let mut bits = vec![0u8; len.div_ceil(8)];
+            for (row, bit) in array.as_boolean().values().iter().enumerate() {
+                if bit && array.is_valid(row) {
+                    bits[row / 8] |= 1 << (row % 8);
+                }
+            }
+            bits
+        }
+        DataType::Int8 => values_bytes::<Int8Type>(array),
+        DataType::Int16 => values_bytes::<Int16Type>(array),
+        DataType::Int32 => values_bytes::<Int32Type>(array),
+        DataType::Int64 => values_bytes::<Int64Type>(array),
+        DataType::Float32 => values_bytes::<Float32Type>(array),
+        DataType::Float64 => values_bytes::<Float64Type>(array),
+        DataType::Date32 => values_bytes::<Date32Type>(array),
+        DataType::Duration(TimeUnit::Millisecond) => values_bytes::<DurationMillisecondType>(array),
+        DataType::Interval(IntervalUnit::YearMonth) => values_bytes::<IntervalYearMonthType>(array),
+        _ => return Ok(None),
+    };
+    let nulls = array.nulls().filter(|n| n.null_count() > 0).map(|n| {
+        let mut bits = vec![0u8; len.div_ceil(8)];
+        for row in (0..len).filter(|&row| n.is_valid(row)) {
+            bits[row / 8] |= 1 << (row % 8);
+        }
+        bits
+    });
+    let body = Body::Flat {
+        nulls,
+        data: FlatData::Fixed(data),
+    };
+    Vector::checked(ty.clone(), len, body).map(Some)
+}
+
+/// The little-endian bytes of a primitive array's values (its slice only), zero at null rows.
+fn values_bytes<T: ArrowPrimitiveType>(array: &dyn Array) -> Vec<u8> {
+    let primitive = array.as_primitive::<T>();
+    let width = std::mem::size_of::<T::Native>();
+    let mut bytes = primitive.values().inner().as_slice().to_vec();
+    if let Some(nulls) = primitive.nulls() {
+        for row in (0..primitive.len()).filter(|&row| nulls.is_null(row)) {
+            bytes[row * width..(row + 1) * width].fill(0);
+        }
+    }
+    bytes
 }
 
 fn list_to_vector(
