@@ -8,7 +8,10 @@
 //! `Display` prints a summary and the first rows, and [`from_rows`] / [`to_rows`] bridge to
 //! serde types. Files written by Velox (`facebook::velox::saveVector`, pyvelox's
 //! `save_vector`) restore, and Velox restores the files [`save`] writes; both directions are
-//! tested against pyvelox 0.2.0 (`tests/tests/velox_interop.rs`).
+//! tested against pyvelox 0.2.0 (`tests/tests/velox_interop.rs`). With the cargo feature
+//! `arrow`, `to_arrow` / `from_arrow` convert between vectors and arrow-rs arrays (type mapping
+//! and encoding choices in the `arrow` module's source docs; dictionaries stay dictionaries,
+//! constants are expanded), tested against pyarrow and pyvelox (`tests/tests/vector_arrow.rs`).
 //!
 //! ```
 //! use serde_formats::vector::{from_bytes, to_bytes, Type, Value, Vector};
@@ -158,6 +161,8 @@
 
 #[cfg(feature = "arrow")]
 mod arrow;
+#[cfg(feature = "arrow")]
+mod arrow_values;
 mod build;
 mod check;
 mod display;
