@@ -10,7 +10,7 @@
 //! `save_vector`) restore, and Velox restores the files [`save`] writes; both directions are
 //! tested against pyvelox 0.2.0 (`tests/tests/velox_interop.rs`). With the cargo feature
 //! `arrow`, `to_arrow` / `from_arrow` convert between vectors and arrow-rs arrays (type mapping
-//! and encoding choices in the `arrow` module's source docs; dictionaries stay dictionaries,
+//! and encoding choices in the `arrow` module's docs; dictionaries stay dictionaries,
 //! constants are expanded), tested against pyarrow and pyvelox (`tests/tests/vector_arrow.rs`).
 //!
 //! ```
@@ -160,7 +160,7 @@
 //! [`ErrorKind::TrailingBytes`]: crate::ErrorKind::TrailingBytes
 
 #[cfg(feature = "arrow")]
-mod arrow;
+pub mod arrow;
 #[cfg(feature = "arrow")]
 mod arrow_values;
 mod build;
