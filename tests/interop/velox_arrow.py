@@ -69,6 +69,15 @@ def cases():
         pa.struct([("a", pa.list_(pa.int32())), ("m", pa.map_(pa.int32(), pa.string()))]))
     yield "array_of_row", pa.array([[{"k": True}, None], None, []],
                                    pa.list_(pa.struct([("k", pa.bool_())])))
+    yield "constant_bigint", pa.RunEndEncodedArray.from_arrays(
+        pa.array([3], pa.int32()), pa.array([7], pa.int64()))
+    yield "constant_varchar", pa.RunEndEncodedArray.from_arrays(
+        pa.array([2], pa.int32()), pa.array(["a string longer than twelve bytes"]))
+    yield "null_constant_double", pa.RunEndEncodedArray.from_arrays(
+        pa.array([4], pa.int32()), pa.array([None], pa.float64()))
+    yield "constant_row", pa.RunEndEncodedArray.from_arrays(
+        pa.array([2], pa.int32()), pa.array([{"a": 1, "b": None}],
+                                            pa.struct([("a", pa.int64()), ("b", pa.string())])))
     yield "dictionary_varchar", pa.DictionaryArray.from_arrays(
         pa.array([1, 0, None, 1, 2], pa.int32()), pa.array(["x", "a longer value here", None]))
     yield "dictionary_bigint", pa.DictionaryArray.from_arrays(

@@ -8,8 +8,9 @@ use std::sync::Arc;
 
 use arrow_array::types::{Int32Type, Int8Type};
 use arrow_array::{
-    Array, ArrayRef, BinaryViewArray, DictionaryArray, Int32Array, Int64Array, LargeBinaryArray,
-    LargeStringArray, RecordBatch, RunArray, StringArray, StringViewArray, UInt8Array,
+    Array, ArrayRef, BinaryViewArray, DictionaryArray, Float64Array, Int32Array, Int64Array,
+    LargeBinaryArray, LargeStringArray, RecordBatch, RunArray, StringArray, StringViewArray,
+    UInt8Array,
 };
 use arrow_schema::{DataType, Field, IntervalUnit, Schema, TimeUnit};
 use integration_tests::python_peers;
@@ -276,15 +277,23 @@ fn other_encodings_are_expanded_or_unwrapped() {
     let array = to_arrow(&dict).unwrap();
     assert!(matches!(array.data_type(), DataType::List(_)));
     assert_eq!(array.len(), 2);
-    // A constant is expanded.
+    // A constant is one run of a run-end encoded array, and comes back a constant.
     let constant = Vector::constant_value(Type::Double, &Value::Double(2.5), 3).unwrap();
     let array = to_arrow(&constant).unwrap();
-    assert_eq!(array.data_type(), &DataType::Float64);
+    let expected =
+        RunArray::<Int32Type>::try_new(&Int32Array::from(vec![3]), &Float64Array::from(vec![2.5]))
+            .unwrap();
+    assert_eq!(array.as_ref(), &expected as &dyn Array);
     let back = from_arrow(array.as_ref()).unwrap();
-    assert_eq!(back.encoding(), Encoding::Flat);
-    assert_eq!(back.value(2).unwrap(), Value::Double(2.5));
+    assert_eq!(back, constant);
     let null_constant = Vector::constant_value(Type::Varchar, &Value::Null, 2).unwrap();
-    assert_eq!(to_arrow(&null_constant).unwrap().logical_null_count(), 2);
+    let array = to_arrow(&null_constant).unwrap();
+    assert_eq!(array.logical_null_count(), 2);
+    assert_eq!(from_arrow(array.as_ref()).unwrap(), null_constant);
+    let complex = Vector::constant(base.clone(), 0, 4).unwrap();
+    let back = from_arrow(to_arrow(&complex).unwrap().as_ref()).unwrap();
+    assert_eq!(back.encoding(), Encoding::Constant);
+    assert_eq!(back.value(3).unwrap(), complex.value(3).unwrap());
     // A lazy vector is its loaded vector; an unloaded one cannot be converted.
     let lazy = Vector::lazy(base.clone());
     assert_eq!(from_arrow(to_arrow(&lazy).unwrap().as_ref()).unwrap(), base);
@@ -472,6 +481,26 @@ fn our_arrow_equals_velox_export_of_our_files() {
             Some(vec![false, false, false, true]),
         )
         .unwrap(),
+    ));
+    vectors.push((
+        "constant_bigint".into(),
+        Vector::constant_value(Type::BigInt, &Value::BigInt(9), 3).unwrap(),
+    ));
+    vectors.push((
+        "null_constant_varchar".into(),
+        Vector::constant_value(Type::Varchar, &Value::Null, 2).unwrap(),
+    ));
+    let array_base = Vector::from_values(
+        Type::array(Type::Integer),
+        &[
+            Value::Null,
+            Value::Array(vec![Value::Integer(4), Value::Null]),
+        ],
+    )
+    .unwrap();
+    vectors.push((
+        "constant_array".into(),
+        Vector::constant(array_base, 1, 3).unwrap(),
     ));
     let dir = tempfile::tempdir().unwrap();
     for (name, vector) in &vectors {

@@ -28,13 +28,13 @@
 //! - FLAT scalar, ROW, ARRAY and MAP become the plain arrays above; nulls are kept at every level.
 //! - DICTIONARY over a FLAT scalar base becomes `DictionaryArray<Int32Type>` (keys are the
 //!   indices, the dictionary's own nulls are the keys' nulls); any other dictionary is expanded.
-//! - CONSTANT is **expanded** to a plain array of `size` rows: Velox's own Arrow export expands
-//!   constants unless asked otherwise, and many Arrow consumers (pyarrow's compute, IPC readers
-//!   of older versions) do not take run-end encoded arrays.
+//! - CONSTANT becomes a run-end encoded array of one run (`RunArray<Int32Type>`, the run end
+//!   being the size; no runs for size 0), as Velox's own `export_to_arrow` does; a null
+//!   constant is one run of a null value.
 //! - LAZY becomes its loaded vector; an unloaded one is [`ErrorKind::NotLoaded`].
 //! - From Arrow, `DictionaryArray` (any integer key type whose indices fit `i32`) becomes a
-//!   DICTIONARY; a `RunArray` of one run becomes a CONSTANT, of several runs an expanded FLAT
-//!   vector.
+//!   DICTIONARY; a `RunArray` of one run becomes a CONSTANT (so a constant round-trips), of several
+//!   runs an expanded FLAT vector.
 //!
 //! MAP keys cannot be null in Arrow: a vector with a null MAP key is refused. Sizes over
 //! `i32::MAX` (Arrow's `i32` offsets and the vector's limit) are refused.
@@ -209,6 +209,19 @@ pub fn to_arrow(vector: &Vector) -> Result<ArrayRef> {
             }
             let nulls = nulls.as_deref().map(|bits| bitmap(bits, vector.size));
             struct_array(fields, arrays, nulls, vector.size)
+        }
+        Body::Constant(_) => {
+            // One run of the value; a constant of no rows is a run array with no runs.
+            let (run_ends, value) = if vector.size == 0 {
+                (Vec::new(), Vec::new())
+            } else {
+                (vec![fit_i32(vector.size as i64)?], vec![vector.value(0)?])
+            };
+            let values = values_to_arrow(&vector.ty, &value)?;
+            let run_ends = Int32Array::from(run_ends);
+            Ok(Arc::new(
+                RunArray::<Int32Type>::try_new(&run_ends, values.as_ref()).map_err(arrow_err)?,
+            ))
         }
         Body::Flat {
             nulls,

@@ -1,6 +1,6 @@
 //! The row-by-row half of the Arrow bridge (`arrow.rs`): Arrow scalars read as [`Value`]s, and
 //! Arrow arrays built from [`Value`]s for the types and encodings whose bytes differ between
-//! the two (TIMESTAMP, short DECIMAL, strings, nested types, expanded constants and
+//! the two (TIMESTAMP, short DECIMAL, strings, nested types, constants and expanded
 //! dictionaries).
 
 use std::sync::Arc;

@@ -11,7 +11,7 @@
 //! tested against pyvelox 0.2.0 (`tests/tests/velox_interop.rs`). With the cargo feature
 //! `arrow`, `to_arrow` / `from_arrow` convert between vectors and arrow-rs arrays (type mapping
 //! and encoding choices in the `arrow` module's docs; dictionaries stay dictionaries,
-//! constants are expanded), tested against pyarrow and pyvelox (`tests/tests/vector_arrow.rs`).
+//! constants become run-end encoded arrays), tested against pyarrow and pyvelox (`tests/tests/vector_arrow.rs`).
 //!
 //! ```
 //! use serde_formats::vector::{from_bytes, to_bytes, Type, Value, Vector};
