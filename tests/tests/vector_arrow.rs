@@ -263,6 +263,12 @@ fn dictionary_over_flat_becomes_a_dictionary_array_and_back() {
     let back = from_arrow(array.as_ref()).unwrap();
     assert_eq!(back, dict);
     assert_eq!(back.encoding(), Encoding::Dictionary);
+    // Every row null over an empty base.
+    let empty = Vector::from_values(Type::BigInt, &[]).unwrap();
+    let dict = Vector::dictionary(empty, vec![0, 0], Some(vec![true, true])).unwrap();
+    let array = to_arrow(&dict).unwrap();
+    assert_eq!(array.logical_null_count(), 2);
+    assert_eq!(from_arrow(array.as_ref()).unwrap(), dict);
 }
 
 #[test]
