@@ -523,3 +523,66 @@ fn our_arrow_equals_velox_export_of_our_files() {
     let out = python_peers::run_script("velox_arrow.py", [Path::new("check-built"), dir.path()]);
     all_ok(&out, vectors.len());
 }
+
+mod random {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Values of `MAP<VARCHAR, ARRAY<ROW<a: BIGINT, b: VARBINARY>>>` with nulls at every level.
+    fn nested() -> impl Strategy<Value = Value> {
+        let row = (
+            proptest::option::of(any::<i64>()),
+            proptest::option::of(proptest::collection::vec(any::<u8>(), 0..20)),
+        )
+            .prop_map(|(a, b)| {
+                Value::Row(vec![
+                    ("a".into(), a.map_or(Value::Null, Value::BigInt)),
+                    ("b".into(), b.map_or(Value::Null, Value::Varbinary)),
+                ])
+            });
+        let row = prop_oneof![1 => Just(Value::Null), 4 => row];
+        let array = proptest::collection::vec(row, 0..4).prop_map(Value::Array);
+        let array = prop_oneof![1 => Just(Value::Null), 4 => array];
+        let map = proptest::collection::vec(("[a-z]{0,16}", array), 0..4).prop_map(|entries| {
+            Value::Map(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (Value::Varchar(k), v))
+                    .collect(),
+            )
+        });
+        prop_oneof![1 => Just(Value::Null), 4 => map]
+    }
+
+    fn nested_type() -> Type {
+        Type::map(
+            Type::Varchar,
+            Type::array(Type::row([("a", Type::BigInt), ("b", Type::Varbinary)])),
+        )
+    }
+
+    proptest! {
+        #[test]
+        fn nested_values_round_trip(values in proptest::collection::vec(nested(), 0..12)) {
+            let vector = Vector::from_values(nested_type(), &values).unwrap();
+            let array = to_arrow(&vector).unwrap();
+            prop_assert_eq!(array.len(), values.len());
+            let back = from_arrow(array.as_ref()).unwrap();
+            for (row, value) in values.iter().enumerate() {
+                prop_assert_eq!(&back.value(row).unwrap(), value);
+            }
+        }
+
+        #[test]
+        fn doubles_round_trip_bit_for_bit(values in proptest::collection::vec(
+            proptest::option::of(any::<u64>()), 0..70)) {
+            let values: Vec<Value> = values
+                .iter()
+                .map(|v| v.map_or(Value::Null, |bits| Value::Double(f64::from_bits(bits))))
+                .collect();
+            let vector = Vector::from_values(Type::Double, &values).unwrap();
+            let back = from_arrow(to_arrow(&vector).unwrap().as_ref()).unwrap();
+            prop_assert_eq!(back, vector);
+        }
+    }
+}
