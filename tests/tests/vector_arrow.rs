@@ -15,7 +15,8 @@ use arrow_array::{
 use arrow_schema::{DataType, Field, IntervalUnit, Schema, TimeUnit};
 use integration_tests::python_peers;
 use serde_formats::vector::{
-    from_arrow, from_bytes, to_arrow, to_bytes, Encoding, Timestamp, Type, Value, Vector,
+    from_arrow, from_bytes, into_arrow, to_arrow, to_bytes, Encoding, Timestamp, Type, Value,
+    Vector,
 };
 use serde_formats::ErrorKind;
 
@@ -187,6 +188,7 @@ fn every_scalar_type_round_trips_with_nulls() {
         let nulls = values.iter().filter(|v| v.is_null()).count();
         assert_eq!(array.logical_null_count(), nulls, "{ty}");
         assert_eq!(from_arrow(array.as_ref()).unwrap(), vector, "{ty}");
+        assert_eq!(&into_arrow(vector).unwrap(), &array, "{ty}: into_arrow");
     }
 }
 
@@ -195,6 +197,11 @@ fn nested_types_round_trip_with_nulls_at_every_level() {
     for (ty, values) in complex_cases() {
         let vector = Vector::from_values(ty.clone(), &values).unwrap();
         let array = to_arrow(&vector).unwrap_or_else(|e| panic!("{ty}: {e}"));
+        assert_eq!(
+            &into_arrow(vector.clone()).unwrap(),
+            &array,
+            "{ty}: into_arrow"
+        );
         let back = from_arrow(array.as_ref()).unwrap();
         assert_eq!(back.ty(), &ty);
         for (row, value) in values.iter().enumerate() {

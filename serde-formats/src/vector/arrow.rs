@@ -40,9 +40,11 @@
 //! `i32::MAX` (Arrow's `i32` offsets and the vector's limit) are refused.
 //!
 //! Fixed-width values whose bytes are the same in both (the integers, floats, DATE, the INTERVAL
-//! types, BOOLEAN bits, every validity bitmap; long DECIMAL towards Arrow) are copied in one
-//! pass, not row by row through [`Value`]s, and not shared: [`to_arrow`] borrows the vector,
-//! whose byte buffers have no alignment guarantee, and a vector must hold zeros at null rows
+//! types, BOOLEAN bits, every validity bitmap; long DECIMAL towards Arrow) are not converted row
+//! by row through [`Value`]s. [`into_arrow`] consumes the vector and moves such value buffers
+//! into the Arrow array without a copy when their allocation is aligned for the value type
+//! (else one copy); [`to_arrow`] borrows the vector and copies them once into an aligned
+//! buffer. Towards a vector they are copied once, because a vector holds zeros at null rows
 //! where Arrow may hold anything. TIMESTAMP (16 bytes against 8), short DECIMAL (`i64` against
 //! `i128`), strings and nested types are converted value by value.
 //!
@@ -228,7 +230,7 @@ pub fn to_arrow(vector: &Vector) -> Result<ArrayRef> {
             data: FlatData::Fixed(bytes),
         } => {
             let nulls = nulls.as_deref().map(|bits| bitmap(bits, vector.size));
-            match fixed_to_arrow(&vector.ty, bytes, vector.size, nulls) {
+            match fixed_to_arrow(&vector.ty, Source::Borrowed(bytes), vector.size, nulls) {
                 Some(array) => Ok(array),
                 None => values_to_arrow(&vector.ty, &all_values(vector)?),
             }
@@ -242,29 +244,27 @@ fn all_values(vector: &Vector) -> Result<Vec<Value>> {
 }
 
 /// A FLAT fixed-width vector whose bytes are already Arrow's values (same width, little-endian,
-/// zero at null rows): one copy into an aligned buffer, no per-row work. `None` for the types
-/// whose values change form (TIMESTAMP, short DECIMAL, UNKNOWN, HUGEINT).
+/// zero at null rows; the types of [`shares_layout`]): at most one copy into an aligned buffer,
+/// no per-row work. `None` for the other types, whose values change form.
 fn fixed_to_arrow(
     ty: &Type,
-    bytes: &[u8],
+    bytes: Source<'_>,
     len: usize,
     nulls: Option<NullBuffer>,
 ) -> Option<ArrayRef> {
     fn primitive<T: ArrowPrimitiveType>(
-        bytes: &[u8],
+        bytes: Source<'_>,
         len: usize,
         nulls: Option<NullBuffer>,
     ) -> Option<ArrayRef> {
         let width = std::mem::size_of::<T::Native>();
-        let bytes = bytes.get(..len.checked_mul(width)?)?;
-        // `from_slice_ref` copies into a 64-byte aligned buffer, so the cast cannot fail.
-        let values = ScalarBuffer::<T::Native>::new(Buffer::from_slice_ref(bytes), 0, len);
+        let buffer = bytes.buffer(len.checked_mul(width)?, std::mem::align_of::<T::Native>())?;
+        let values = ScalarBuffer::<T::Native>::new(buffer, 0, len);
         Some(Arc::new(PrimitiveArray::<T>::try_new(values, nulls).ok()?))
     }
     match ty {
         Type::Boolean => {
-            let bits = bytes.get(..len.div_ceil(8))?;
-            let values = BooleanBuffer::new(Buffer::from_slice_ref(bits), 0, len);
+            let values = BooleanBuffer::new(bytes.buffer(len.div_ceil(8), 1)?, 0, len);
             Some(Arc::new(BooleanArray::new(values, nulls)))
         }
         Type::TinyInt => primitive::<Int8Type>(bytes, len, nulls),
@@ -286,6 +286,90 @@ fn fixed_to_arrow(
             ))
         }
         _ => None,
+    }
+}
+
+/// A FLAT vector's value bytes on their way into an Arrow buffer.
+enum Source<'a> {
+    /// Copied into a 64-byte aligned buffer.
+    Borrowed(&'a [u8]),
+    /// Moved without a copy when the allocation is aligned for the values, else copied.
+    Owned(Vec<u8>),
+}
+
+impl Source<'_> {
+    /// The first `n` bytes as a buffer whose start is aligned to `align`; `None` if shorter.
+    fn buffer(self, n: usize, align: usize) -> Option<Buffer> {
+        match self {
+            Source::Owned(mut bytes)
+                if bytes.len() >= n && bytes.as_ptr().align_offset(align) == 0 =>
+            {
+                bytes.truncate(n);
+                Some(Buffer::from_vec(bytes))
+            }
+            Source::Owned(bytes) => Some(Buffer::from_slice_ref(bytes.get(..n)?)),
+            Source::Borrowed(bytes) => Some(Buffer::from_slice_ref(bytes.get(..n)?)),
+        }
+    }
+}
+
+/// Like [`to_arrow`], but consumes the vector so that fixed-width FLAT values (also the
+/// children of a FLAT ROW) move into the Arrow array without a copy when their allocation is
+/// aligned for the value type, as the global allocator's usually is; otherwise they are copied
+/// once.
+///
+/// # Errors
+/// As [`to_arrow`].
+pub fn into_arrow(vector: Vector) -> Result<ArrayRef> {
+    arrow_type(&vector.ty)?;
+    let Vector { ty, size, body } = vector;
+    match body {
+        Body::Flat {
+            nulls,
+            data: FlatData::Fixed(bytes),
+        } if shares_layout(&ty) => {
+            let nulls = nulls.as_deref().map(|bits| bitmap(bits, size));
+            fixed_to_arrow(&ty, Source::Owned(bytes), size, nulls).ok_or_else(|| {
+                Error::with_message(ErrorKind::BadIndex, "values shorter than the vector")
+            })
+        }
+        Body::Flat {
+            nulls,
+            data: FlatData::Row(children),
+        } => {
+            let Type::Row(fields) = &ty else {
+                return Err(unsupported("a ROW body of a non-ROW type"));
+            };
+            let mut arrays = Vec::with_capacity(children.len());
+            for ((_, field_ty), child) in fields.iter().zip(children) {
+                arrays.push(match child {
+                    Some(child) => into_arrow(child)?.slice(0, size),
+                    None => arrow_array::new_null_array(&arrow_type(field_ty)?, size),
+                });
+            }
+            let nulls = nulls.as_deref().map(|bits| bitmap(bits, size));
+            struct_array(fields, arrays, nulls, size)
+        }
+        Body::Lazy(Some(loaded)) => Ok(into_arrow(*loaded)?.slice(0, size)),
+        body => to_arrow(&Vector { ty, size, body }),
+    }
+}
+
+/// True for the types [`fixed_to_arrow`] converts: FLAT bytes that are Arrow's values as they are.
+fn shares_layout(ty: &Type) -> bool {
+    match ty {
+        Type::Boolean
+        | Type::TinyInt
+        | Type::SmallInt
+        | Type::Integer
+        | Type::BigInt
+        | Type::Real
+        | Type::Double
+        | Type::Date
+        | Type::IntervalDayTime
+        | Type::IntervalYearMonth => true,
+        Type::Decimal { precision, .. } => *precision > 18,
+        _ => false,
     }
 }
 
@@ -536,4 +620,46 @@ pub(super) fn unsupported_type(data_type: &DataType) -> Error {
 
 pub(super) fn arrow_err(err: arrow_schema::ArrowError) -> Error {
     unsupported(format_args!("Arrow refused the array: {err}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn into_arrow_moves_aligned_values_and_keeps_nulls() {
+        let values: Vec<Value> = (0..1000)
+            .map(|i| {
+                if i % 7 == 0 {
+                    Value::Null
+                } else {
+                    Value::BigInt(i)
+                }
+            })
+            .collect();
+        let vector = Vector::from_values(Type::BigInt, &values).unwrap();
+        let Body::Flat {
+            data: FlatData::Fixed(bytes),
+            ..
+        } = &vector.body
+        else {
+            panic!("not flat");
+        };
+        let start = bytes.as_ptr();
+        let aligned = start.align_offset(8) == 0;
+        let borrowed = to_arrow(&vector).unwrap();
+        let row = Vector::flat_row(
+            Type::row([("x", Type::BigInt)]),
+            1000,
+            vec![Some(vector)],
+            None,
+        )
+        .unwrap();
+        let owned = into_arrow(row).unwrap();
+        let column = owned.as_struct().column(0).clone();
+        assert_eq!(&column, &borrowed);
+        assert_eq!(column.null_count(), 143);
+        let moved = column.as_primitive::<Int64Type>().values().as_ptr() as *const u8;
+        assert_eq!(moved == start, aligned, "moved without a copy iff aligned");
+    }
 }

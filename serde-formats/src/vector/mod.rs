@@ -176,7 +176,7 @@ mod value;
 mod vector;
 
 #[cfg(feature = "arrow")]
-pub use arrow::{arrow_type, from_arrow, to_arrow, type_from_arrow};
+pub use arrow::{arrow_type, from_arrow, into_arrow, to_arrow, type_from_arrow};
 pub use restore::{
     from_bytes, restore, restore_with_depth_limit, take_from_bytes, DEFAULT_DEPTH_LIMIT,
 };
