@@ -303,6 +303,12 @@ fn other_encodings_are_expanded_or_unwrapped() {
     let array = to_arrow(&null_constant).unwrap();
     assert_eq!(array.logical_null_count(), 2);
     assert_eq!(from_arrow(array.as_ref()).unwrap(), null_constant);
+    // A constant of no rows is a run array with no runs, read back as an empty FLAT vector.
+    let empty = Vector::constant_value(Type::BigInt, &Value::BigInt(1), 0).unwrap();
+    let array = to_arrow(&empty).unwrap();
+    assert!(matches!(array.data_type(), DataType::RunEndEncoded(..)));
+    assert_eq!(array.len(), 0);
+    assert_eq!(from_arrow(array.as_ref()).unwrap().len(), 0);
     let complex = Vector::constant(base.clone(), 0, 4).unwrap();
     let back = from_arrow(to_arrow(&complex).unwrap().as_ref()).unwrap();
     assert_eq!(back.encoding(), Encoding::Constant);
