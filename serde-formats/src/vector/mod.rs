@@ -8,7 +8,10 @@
 //! `Display` prints a summary and the first rows, and [`from_rows`] / [`to_rows`] bridge to
 //! serde types. Files written by Velox (`facebook::velox::saveVector`, pyvelox's
 //! `save_vector`) restore, and Velox restores the files [`save`] writes; both directions are
-//! tested against pyvelox 0.2.0 (`tests/tests/velox_interop.rs`).
+//! tested against pyvelox 0.2.0 (`tests/tests/velox_interop.rs`). With the cargo feature
+//! `arrow`, `to_arrow` / `from_arrow` convert between vectors and arrow-rs arrays (type mapping
+//! and encoding choices in the `arrow` module's docs; dictionaries stay dictionaries,
+//! constants become run-end encoded arrays), tested against pyarrow and pyvelox (`tests/tests/vector_arrow.rs`).
 //!
 //! ```
 //! use serde_formats::vector::{from_bytes, to_bytes, Type, Value, Vector};
@@ -156,6 +159,10 @@
 //! [`ErrorKind::UnexpectedEnd`]: crate::ErrorKind::UnexpectedEnd
 //! [`ErrorKind::TrailingBytes`]: crate::ErrorKind::TrailingBytes
 
+#[cfg(feature = "arrow")]
+pub mod arrow;
+#[cfg(feature = "arrow")]
+mod arrow_values;
 mod build;
 mod check;
 mod display;
@@ -168,6 +175,8 @@ mod value;
 #[allow(clippy::module_inception)] // the brief's layout: `vector/vector.rs` holds the model
 mod vector;
 
+#[cfg(feature = "arrow")]
+pub use arrow::{arrow_type, from_arrow, into_arrow, to_arrow, type_from_arrow};
 pub use restore::{
     from_bytes, restore, restore_with_depth_limit, take_from_bytes, DEFAULT_DEPTH_LIMIT,
 };
