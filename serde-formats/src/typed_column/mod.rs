@@ -112,7 +112,7 @@
 //! depth 1, `Some(vec![1])` is 2, a map's entries sit one deeper than the map. Every Column of a
 //! value must be at depth at most [`DEFAULT_DEPTH_LIMIT`] (128), whatever Rust type reads it.
 //! The [`Serializer`] refuses a value with a deeper Column and the [`Deserializer`] refuses such
-//! input, both with [`ErrorKind::DepthLimitExceeded`](crate::ErrorKind::DepthLimitExceeded) and
+//! input, both with [`crate::ErrorKind::DepthLimitExceeded`] and
 //! a message naming the limit (the reader adds the type word); both take `with_depth_limit`.
 //! [`View`] does not recurse and needs no limit. Lengths and offsets are checked against the
 //! arrays before use; nothing is allocated in proportion to an unchecked length. Errors carry an
