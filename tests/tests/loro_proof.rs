@@ -251,7 +251,7 @@ fn package_tests_on_columnar(package: &str) -> (usize, Vec<String>) {
         .filter_map(|rest| rest.split(' ').next()?.parse::<usize>().ok())
         .sum();
     println!(
-        "{package} {version}: {passed} tests in {} targets passed on columnar; left out (need dev_utils): {left_out:?}",
+        "{package} {version}: {passed} tests in {} targets passed on columnar; left out (need files or crates of Loro's repository): {left_out:?}",
         run_these.len()
     );
     (passed, left_out)
