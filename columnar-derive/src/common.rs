@@ -18,19 +18,22 @@ thread_local! {
 }
 
 /// The path the user's crate knows the library by: `#[columnar(crate = "...")]` if given,
-/// else the name its Cargo.toml gives the `columnar` package (renamed or not), else the name
+/// else the name its Cargo.toml gives the `columnar-codec` package (renamed or not), else the name
 /// of a `serde_columnar` dependency (the compatibility package, or a rename), else `columnar`.
 pub fn resolve_crate_path(explicit: Option<syn::Path>) -> syn::Path {
     use proc_macro_crate::{crate_name, FoundCrate};
     if let Some(path) = explicit {
         return path;
     }
-    let name = ["columnar", "serde_columnar"]
+    let name = ["columnar-codec", "serde_columnar"]
         .into_iter()
         .find_map(|package| match crate_name(package) {
+            // `columnar-codec = "0.1"` unrenamed: the extern name is the library's, `columnar`.
+            Ok(FoundCrate::Name(name)) if name == "columnar_codec" => Some("columnar".to_owned()),
             Ok(FoundCrate::Name(name)) => Some(name),
             // Inside the library's own tests, examples and doctests.
-            Ok(FoundCrate::Itself) => Some(package.replace('-', "_")),
+            Ok(FoundCrate::Itself) if package == "columnar-codec" => Some("columnar".to_owned()),
+            Ok(FoundCrate::Itself) => Some(package.to_owned()),
             Err(_) => None,
         })
         .unwrap_or_else(|| "columnar".to_owned());

@@ -3,7 +3,7 @@
 //! own with each codec.
 //!
 //! ```sh
-//! cargo run --release --example tour -p columnar
+//! cargo run --release --example tour -p columnar-codec
 //! ```
 
 use columnar::codec::{bool_rle, delta_of_delta, delta_rle, generic, rle};

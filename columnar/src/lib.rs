@@ -4,6 +4,10 @@
 //! compressed by a codec chosen for that field. Sorted ids become runs of small deltas,
 //! timestamps become a few bits each, repeated names become one copy and a count.
 //!
+//! The package is `columnar-codec` on the registry (the name `columnar` belongs to another
+//! project); its library keeps the name `columnar`, so `columnar-codec = "0.1"` in Cargo.toml
+//! gives `use columnar::…` in code.
+//!
 //! # Quick start
 //!
 //! ```
@@ -78,7 +82,7 @@
 //! | struct | `ser`, `de` | implement `Serialize` / `Deserialize` with the table layout (do not also derive them) |
 //! | struct | `vec`, `map` | the struct can be a row of a `class = "vec"` / `class = "map"` field |
 //! | struct | `iterable` | generate `Iterable{Row}<'de>`, an iterator of `Result<Row>` over a container's column streams |
-//! | struct | `crate = "path"` | the path of this library, for crates that re-export it (default: the name the user's Cargo.toml gives the `columnar` package, or a `serde_columnar` dependency) |
+//! | struct | `crate = "path"` | the path of this library, for crates that re-export it (default: the name the user's Cargo.toml gives the `columnar-codec` package, or a `serde_columnar` dependency) |
 //! | field | `strategy = "Rle" \| "DeltaRle" \| "BoolRle" \| "DeltaOfDelta"` | the column codec (default: Generic) |
 //! | field | `class = "vec" \| "map"` | the field is a container of rows: any `C` with `&C: IntoIterator<Item = &Row>` and `C: FromIterator<Row>` (maps: `(&K, &Row)` / `(K, Row)`) |
 //! | field | `optional, index = N` | not positional: written as `(N, bytes)` after the required fields; missing ones decode to `Default`, unknown ones are skipped |
@@ -325,3 +329,8 @@ pub mod __private {
         result::Result as StdResult, vec::Vec,
     };
 }
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

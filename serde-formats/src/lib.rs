@@ -11,6 +11,21 @@
 //! | [`toc`] | MessagePack with a table of contents, file-compatible with Python's `msglc` | large files read one part at a time with a [`Reader`](toc::Reader) |
 //! | [`vector`] | VectorSaver (seed 001) | saving columnar vectors with their encodings |
 //!
+//! # Cargo features
+//!
+//! One feature per format, all on by default; a user who needs one format compiles only that
+//! one (`default-features = false, features = ["toc"]`), and the module of a format that is off
+//! does not exist.
+//!
+//! | feature | enables | pulls in |
+//! | --- | --- | --- |
+//! | `typed-column` | `typed_column` | nothing more |
+//! | `dynd` | `dynd` | `sha2` (digests), `serde_json` (value conversion) |
+//! | `toc` | `toc` | `rmp`, `minicbor` (msglc's CBOR variant) |
+//! | `vector` | `vector` | `serde_json` (Velox's type JSON) |
+//! | `arrow` (off) | `vector::{to_arrow, from_arrow}`; implies `vector` | `arrow-array`, `arrow-schema`, `arrow-buffer` |
+//! | `cli` (off) | the `sfmt` binary; implies the four formats | `clap`, `indicatif`, `anyhow`, … |
+//!
 //! [`output::OutputFile`] writes a file at a path the way `cp` and editors do (atomically over
 //! regular files, in place into devices and pipes); [`toc::write_file`] and the `sfmt` tool use it.
 //!
@@ -48,11 +63,20 @@
 //! ```
 #![deny(missing_docs)]
 
+#[cfg(feature = "dynd")]
 pub mod dynd;
 pub mod error;
 pub mod output;
+#[cfg(feature = "toc")]
 pub mod toc;
+#[cfg(feature = "typed-column")]
 pub mod typed_column;
+#[cfg(feature = "vector")]
 pub mod vector;
 
 pub use error::{Error, ErrorKind, Position, Result};
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(all(doctest, feature = "toc"))]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -6,6 +6,7 @@ use std::io::{Read, Write};
 use std::path::Path;
 
 use super::OutputFile;
+#[cfg(feature = "toc")]
 use crate::toc;
 
 /// A way of writing `text` to a path, and of reading it back from bytes.
@@ -15,7 +16,7 @@ struct Writer {
     decode: fn(&[u8]) -> String,
 }
 
-const WRITERS: [Writer; 2] = [
+const WRITERS: &[Writer] = &[
     Writer {
         name: "OutputFile",
         write: |path, text| {
@@ -25,6 +26,7 @@ const WRITERS: [Writer; 2] = [
         },
         decode: |bytes| String::from_utf8(bytes.to_vec()).unwrap(),
     },
+    #[cfg(feature = "toc")]
     Writer {
         name: "toc::write_file",
         write: |path, text| toc::write_file(path, text).map_err(|e| e.to_string()),
