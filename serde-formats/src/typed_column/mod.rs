@@ -135,7 +135,9 @@
 
 mod de;
 mod fraction;
+mod layout;
 mod ser;
+mod ser_compound;
 mod view;
 mod wire;
 
@@ -144,7 +146,8 @@ use serde::{Deserialize, Serialize};
 
 pub use de::{Deserializer, DEFAULT_DEPTH_LIMIT};
 pub use fraction::Fraction;
-pub use ser::{MapSerializer, SeqSerializer, Serializer, ValueSerializer};
+pub use ser::{Serializer, ValueSerializer};
+pub use ser_compound::{MapSerializer, SeqSerializer};
 pub use view::{Iter, View};
 pub use wire::Kind;
 

@@ -1,0 +1,274 @@
+//! The compound serializers: the elements of sequences, tuples, structs and variant payloads
+//! ([`SeqSerializer`]), and the entries of maps ([`MapSerializer`]).
+
+use serde::ser::{self, Serialize};
+
+use super::layout::{length_mismatch, Mode, Output, Target, COLUMN};
+use super::ser::ValueSerializer;
+use crate::error::{Error, ErrorKind, Result};
+
+/// Writes the elements of a column: sequences, tuples, structs and variant payloads.
+pub struct SeqSerializer<'a> {
+    pub(super) out: &'a mut Output,
+    /// This column's index in the output's frame stack.
+    pub(super) frame: usize,
+    /// No length hint: elements go through scratch outputs.
+    pub(super) unknown: bool,
+    /// How many Columns enclose the elements, this one included.
+    pub(super) depth: usize,
+}
+
+impl SeqSerializer<'_> {
+    #[inline]
+    pub(super) fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        if self.unknown {
+            let mut scratch = self.out.scratch(vec![0; 3]);
+            let result = value.serialize(ValueSerializer {
+                out: &mut scratch,
+                target: Target::Slot(0),
+                depth: self.depth,
+            });
+            self.out.data = std::mem::take(&mut scratch.data);
+            result?;
+            if let Mode::Unknown { trees } = &mut self.out.frames[self.frame].mode {
+                trees.push(scratch.types);
+            }
+            return Ok(());
+        }
+        value.serialize(ValueSerializer {
+            out: &mut *self.out,
+            target: Target::Element(self.frame),
+            depth: self.depth,
+        })
+    }
+
+    #[inline]
+    pub(super) fn finish(self) -> Result<()> {
+        self.out.close(self.frame)
+    }
+}
+
+impl ser::SerializeSeq for SeqSerializer<'_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeTuple for SeqSerializer<'_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeTupleStruct for SeqSerializer<'_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeTupleVariant for SeqSerializer<'_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+#[cold]
+pub(super) fn skipped_field(key: &str) -> Error {
+    Error::with_message(
+        ErrorKind::Unsupported,
+        format_args!("field `{key}` skipped: struct fields are positional, none can be skipped"),
+    )
+}
+
+impl ser::SerializeStruct for SeqSerializer<'_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, _: &'static str, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn skip_field(&mut self, key: &'static str) -> Result<()> {
+        Err(skipped_field(key))
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeStructVariant for SeqSerializer<'_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, _: &'static str, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn skip_field(&mut self, key: &'static str) -> Result<()> {
+        Err(skipped_field(key))
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+/// Writes a map as a column of `[key, value]` columns.
+pub struct MapSerializer<'a> {
+    pub(super) out: &'a mut Output,
+    /// How many Columns enclose the keys and values: the map's and the entry's included.
+    pub(super) depth: usize,
+    pub(super) slot: usize,
+    pub(super) len: usize,
+    pub(super) mode: MapMode,
+}
+
+pub(super) enum MapMode {
+    /// Entries reserved at `next..end`; `value` is the pending value's slot.
+    Slots {
+        next: usize,
+        end: usize,
+        value: Option<usize>,
+    },
+    /// No length hint: finished entries, and the entry whose key was written.
+    Unknown {
+        trees: Vec<Vec<u64>>,
+        pending: Option<Vec<u64>>,
+    },
+}
+
+#[cold]
+pub(super) fn value_without_key() -> Error {
+    Error::with_message(ErrorKind::Unsupported, "map value without a key")
+}
+
+impl MapSerializer<'_> {
+    pub(super) fn scratch_into(
+        &mut self,
+        types: Vec<u64>,
+        slot: usize,
+        value: &(impl Serialize + ?Sized),
+    ) -> Result<Vec<u64>> {
+        let mut scratch = self.out.scratch(types);
+        let result = value.serialize(ValueSerializer {
+            out: &mut scratch,
+            target: Target::Slot(slot),
+            depth: self.depth,
+        });
+        self.out.data = std::mem::take(&mut scratch.data);
+        result.map(|()| scratch.types)
+    }
+}
+
+impl ser::SerializeMap for MapSerializer<'_> {
+    type Ok = ();
+    type Error = Error;
+
+    #[inline]
+    fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
+        // The entry's Column.
+        self.out.column_at(self.depth)?;
+        match &mut self.mode {
+            MapMode::Slots { next, end, value } => {
+                if *next == *end {
+                    return Err(length_mismatch(self.len, "entries"));
+                }
+                let entry = *next;
+                *next += 1;
+                let pair = self.out.reserve(2)?;
+                self.out.set(entry, COLUMN, pair as u64, 2);
+                *value = Some(pair + 1);
+                key.serialize(ValueSerializer {
+                    out: &mut *self.out,
+                    target: Target::Slot(pair),
+                    depth: self.depth,
+                })
+            }
+            MapMode::Unknown { .. } => {
+                // Scratch entry: the pair column at 0, key at 1, value at 2.
+                let types = vec![COLUMN, 1, 2, 0, 0, 0, 0, 0, 0];
+                let types = self.scratch_into(types, 1, key)?;
+                if let MapMode::Unknown { pending, .. } = &mut self.mode {
+                    *pending = Some(types);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    #[inline]
+    fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        match &mut self.mode {
+            MapMode::Slots { value: slot, .. } => {
+                let slot = slot.take().ok_or_else(value_without_key)?;
+                value.serialize(ValueSerializer {
+                    out: &mut *self.out,
+                    target: Target::Slot(slot),
+                    depth: self.depth,
+                })
+            }
+            MapMode::Unknown { pending, .. } => {
+                let types = pending.take().ok_or_else(value_without_key)?;
+                let types = self.scratch_into(types, 2, value)?;
+                if let MapMode::Unknown { trees, .. } = &mut self.mode {
+                    trees.push(types);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    #[inline]
+    fn end(self) -> Result<()> {
+        match self.mode {
+            MapMode::Slots { next, end, value } => {
+                if value.is_some() {
+                    Err(Error::with_message(
+                        ErrorKind::Unsupported,
+                        "map key without a value",
+                    ))
+                } else if next != end {
+                    Err(length_mismatch(self.len, "entries"))
+                } else {
+                    Ok(())
+                }
+            }
+            MapMode::Unknown { trees, pending } => {
+                if pending.is_some() {
+                    return Err(Error::with_message(
+                        ErrorKind::Unsupported,
+                        "map key without a value",
+                    ));
+                }
+                self.out.splice(self.slot, trees)
+            }
+        }
+    }
+}
