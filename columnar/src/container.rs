@@ -10,7 +10,8 @@
 //!
 //! where `F` counts the row's non-skipped fields, each required column is a byte string in
 //! declaration order, and each optional column follows as a pair of its index and its column
-//! wrapped in two byte-string lengths (as `serde_columnar` 0.3 writes it).
+//! wrapped in two byte-string lengths (as `serde_columnar` 0.3 writes it); see
+//! `docs/spec/columnar.md` §4.2 and §4.3.
 
 use std::fmt;
 use std::marker::PhantomData;

@@ -59,6 +59,13 @@
 //! # Ok::<(), columnar::Error>(())
 //! ```
 //!
+//! # Specification
+//!
+//! The wire format is specified in `docs/spec/columnar.md` in the repository: primitives (§3),
+//! tables and containers (§4), the column codecs (§5), worked examples in hex (§6), limits (§7),
+//! what a decoder rejects (§8) and the differences from `serde_columnar` 0.3.14 (§9). The
+//! sections below and the [`codec`] and [`wire`] modules restate it next to the code.
+//!
 //! The crate has four layers:
 //!
 //! - [`wire`]: the postcard primitives (varints, zigzag, strings) and a postcard-compatible
@@ -101,6 +108,8 @@
 //! names their type arguments: a generic table cannot stream a generic row.
 //!
 //! # Wire format of tables and containers
+//!
+//! (`docs/spec/columnar.md` §4.)
 //!
 //! ## Stability
 //!

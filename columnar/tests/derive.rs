@@ -62,6 +62,7 @@ struct GenericTable<T> {
     rows: Vec<Generic<T>>,
 }
 
+/// The worked example of `docs/spec/columnar.md` §6.3.
 #[test]
 fn seed_example() {
     let table = BoolTable {

@@ -4,12 +4,19 @@
 //! `from_bytes`, ...). All of them share one [`Error`] type carrying an [`ErrorKind`] and the
 //! [`Position`] where the input went wrong.
 //!
-//! | module | format | use it for |
-//! | --- | --- | --- |
-//! | [`typed_column`] | a `u64` type array and a byte data array (seed 000) | handing values to a typed-array front end; reading in place with a [`View`](typed_column::View) |
-//! | [`dynd`] | canonical DyND bytes (seed 002) | content addresses: one byte string per value, [`digest`](dynd::digest) |
-//! | [`toc`] | MessagePack with a table of contents, file-compatible with Python's `msglc` | large files read one part at a time with a [`Reader`](toc::Reader) |
-//! | [`vector`] | VectorSaver (seed 001) | saving columnar vectors with their encodings |
+//! | module | format | use it for | specification |
+//! | --- | --- | --- | --- |
+//! | [`typed_column`] | a `u64` type array and a byte data array | handing values to a typed-array front end; reading in place with a [`View`](typed_column::View) | `docs/spec/typed-column.md` |
+//! | [`dynd`] | canonical DyND bytes | content addresses: one byte string per value, [`digest`](dynd::digest) | `docs/spec/dynd.md` |
+//! | [`toc`] | MessagePack with a table of contents, file-compatible with Python's `msglc` | large files read one part at a time with a [`Reader`](toc::Reader) | `docs/spec/toc-msgpack.md` |
+//! | [`vector`] | Velox's VectorSaver | saving columnar vectors with their encodings | `docs/spec/vector-saver.md` |
+//!
+//! # Specification
+//!
+//! Each format's wire specification is a document in the repository, listed in the last column
+//! above (index: `docs/spec/README.md`): primitive encodings, the layout of every construct,
+//! worked examples in hex, limits, what a decoder rejects, and the differences from the
+//! format's reference implementation. Each module's docs restate the rules next to the code.
 //!
 //! # Cargo features
 //!

@@ -130,6 +130,7 @@ def add_expectations(directory, entry, obj, paths):
 
 
 def seed_document():
+    """The document of docs/spec/toc-msgpack.md §5.5 (msglc's own worked example)."""
     return {
         "id": [
             {

@@ -84,6 +84,7 @@ def write_combined(directory, manifest, name, parts, obj, paths, codec):
 
 
 def seed_document():
+    """A part of the document of docs/spec/toc-msgpack.md §5.5."""
     return {
         "id": [
             {"BlYFs": {"KNzFKfIR2": [True, False], "DZFf0InHcO": {"t32qEJJPII": 820701623, "RuUbcdXGT": 0.0753}}},

@@ -9,9 +9,9 @@
 //! 3. `serde_columnar::from_bytes` reads our bytes back to the value.
 //!
 //! Where serde_columnar cannot take part (a map row of more than 11 fields), our round trip is
-//! checked against bytes built here from the wire rules of DESIGN.md. Generated values stay in the
-//! ranges both crates accept: serde_columnar saturates an i128 delta that overflows and rejects a
-//! delta-of-delta that overflows i64, so those inputs get their own tests.
+//! checked against bytes built here from the wire rules of `docs/spec/columnar.md`. Generated
+//! values stay in the ranges both crates accept: serde_columnar saturates an i128 delta that
+//! overflows and rejects a delta-of-delta that overflows i64, so those inputs get their own tests.
 //!
 //! Where serde_columnar misbehaves (module `divergence`), the test pins columnar's behaviour and
 //! what serde_columnar does instead. Limits of serde_columnar met on the way, which shape the
@@ -340,7 +340,8 @@ mod rle {
             ours::Table,
             sc::Table
         );
-        // table of 2, vec container of 6 columns, column `a` = DESIGN.md's [7,8,8,7] example
+        // table of 2, vec container of 6 columns, column `a` = the Rle [7,8,8,7] example of
+        // docs/spec/columnar.md §6.2
         assert_eq!(
             bytes[..9],
             [0x02, 0x06, 0x06, 0x01, 0x07, 0x04, 0x08, 0x01, 0x07]
@@ -490,7 +491,8 @@ mod delta_rle {
     #[test]
     fn delta_rle_i128_overflowing_delta_is_an_encode_error() {
         // i128::MAX - i128::MIN does not fit in i128: serde_columnar saturates the delta and
-        // writes bytes that decode to something else; DESIGN.md makes it an encode error.
+        // writes bytes that decode to something else; docs/spec/columnar.md §5.3 makes it an encode
+        // error.
         let t = ours::Table128 {
             rows: vec![
                 ours::Wide128 { v: i128::MIN },
@@ -569,8 +571,8 @@ mod bool_dod_generic {
     /// Bound of generated DeltaOfDelta i64 values: no delta or delta-of-delta overflows i64.
     const DOD: i64 = 1 << 60;
 
-    /// A delta-of-delta from each code class of the seed (0, 7, 9, 12, 21 and 64 bit payloads),
-    /// including both ends of each class.
+    /// A delta-of-delta from each code class of docs/spec/columnar.md §5.5 (0, 7, 9, 12, 21 and 64
+    /// bit payloads), including both ends of each class.
     fn dod_jitter() -> impl Strategy<Value = i64> + Clone {
         prop_oneof![
             Just(0i64),
@@ -1518,8 +1520,9 @@ mod wide {
         z as u8
     }
 
-    /// The 40 column byte strings of the one row `simple_wide()`, from the seed's and DESIGN.md's
-    /// rules (no encoder involved): each is `len` + the codec output for one value.
+    /// The 40 column byte strings of the one row `simple_wide()`, from the rules of
+    /// docs/spec/columnar.md §5 (no encoder involved): each is `len` + the codec output for one
+    /// value.
     fn simple_wide_columns() -> Vec<Vec<u8>> {
         (0..40u8)
             .map(|i| {

@@ -1,7 +1,8 @@
 //! Behaviour of the `#[columnar]` derive on its own: skip, borrow, generics, the container types,
-//! wide map rows, `iter_from_bytes`, and strict decoding of hand-made malformed input (DESIGN.md:
-//! unequal column lengths, trailing bytes and duplicate optional indexes are errors; unknown
-//! optional indexes are skipped; a missing optional column is `Default` to the row count).
+//! wide map rows, `iter_from_bytes`, and strict decoding of hand-made malformed input
+//! (`docs/spec/columnar.md` §8.2: unequal column lengths, trailing bytes and duplicate optional
+//! indexes are errors; unknown optional indexes are skipped; a missing optional column is `Default`
+//! to the row count).
 //!
 //! Inputs are written by hand here from the wire rules (see tests/golden/columnar/PROVENANCE.md,
 //! rules R1-R10); no expected bytes come from our encoder.
@@ -1263,7 +1264,8 @@ fn hand_written_map_container_decodes() {
 
 #[test]
 fn map_keys_and_columns_of_unequal_length_are_column_length_mismatch() {
-    // keys [1, 2, 3], but v holds 2 values (the seed: len(KEYS) is the expected column length)
+    // keys [1, 2, 3], but v holds 2 values (docs/spec/columnar.md §4.3: the keys'
+    // count is the expected column length)
     let bytes = [0x01, 0x02, 0x03, 0x01, 0x02, 0x03, 0x03, 0x03, 0x0a, 0x02];
     assert_error(
         columnar::from_bytes::<Sheet>(&bytes),

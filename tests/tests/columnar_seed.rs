@@ -1,5 +1,5 @@
-//! The worked examples of seed 003 (the serde_columnar encoding) and golden bytes written by hand
-//! from the seed and DESIGN.md (see `tests/golden/columnar/PROVENANCE.md`).
+//! The worked examples of `docs/spec/columnar.md` §6.3–§6.10: golden bytes written by hand from
+//! the rules of that specification (see `tests/golden/columnar/PROVENANCE.md`).
 //!
 //! For every golden file: `columnar::to_vec` of the described value gives exactly those bytes,
 //! `columnar::from_bytes` of them gives the value back, and serde_columnar 0.3.14 writes them too
@@ -41,7 +41,7 @@ impl fmt::Debug for Hex<'_> {
     }
 }
 
-/// The seed's schemas, stamped for `columnar` (`ours`) and for serde_columnar (`peer`).
+/// The worked examples' schemas, stamped for `columnar` (`ours`) and for serde_columnar (`peer`).
 macro_rules! schemas {
     ($($body:tt)*) => {
         #[allow(dead_code)]
@@ -60,7 +60,7 @@ macro_rules! schemas {
 }
 
 schemas! {
-    // Worked example: one BoolRle column.
+    // docs/spec/columnar.md §6.3: one BoolRle column.
     #[columnar(vec, ser, de)]
     #[derive(Debug, Clone, PartialEq)]
     pub struct BoolRow {
@@ -75,7 +75,7 @@ schemas! {
         pub rows: Vec<BoolRow>,
     }
 
-    // Worked example (informal), as the seed writes it.
+    // docs/spec/columnar.md §6.4: required and optional columns.
     #[columnar(vec, ser, de)]
     #[derive(Debug, Clone, PartialEq)]
     pub struct Row {
@@ -354,6 +354,7 @@ macro_rules! check_golden {
 
 // ------------------------------------------------------------------ (a) the BoolRle worked example
 
+/// docs/spec/columnar.md §6.3.
 #[test]
 fn seed_bool_rle_container_is_01_03_00_02_03_after_the_table_count() {
     let bytes = check_golden!(
@@ -363,12 +364,13 @@ fn seed_bool_rle_container_is_01_03_00_02_03_after_the_table_count() {
         bool_table!(peer),
         ours::BoolTable
     );
-    // The seed's literal "Full bytes (hex): 01 03 00 02 03", after the table's field count 01.
+    // The container `01 03 00 02 03` (one BoolRle column), after the table's field count 01.
     assert_eq!(bytes, [0x01, 0x01, 0x03, 0x00, 0x02, 0x03]);
 }
 
 // ------------------------------------------------------------------ (b) the informal example
 
+/// docs/spec/columnar.md §6.4.
 #[test]
 fn seed_informal_table_gives_the_hand_derived_bytes() {
     check_golden!(
@@ -380,6 +382,7 @@ fn seed_informal_table_gives_the_hand_derived_bytes() {
     );
 }
 
+/// docs/spec/columnar.md §6.7.
 #[test]
 fn seed_informal_table_without_rows_gives_the_hand_derived_bytes() {
     let empty = ours::Table {
@@ -399,6 +402,7 @@ fn seed_informal_table_without_rows_gives_the_hand_derived_bytes() {
     );
 }
 
+/// docs/spec/columnar.md §6.5.
 #[test]
 fn seed_older_schema_gives_the_hand_derived_bytes() {
     check_golden!(
@@ -410,6 +414,7 @@ fn seed_older_schema_gives_the_hand_derived_bytes() {
     );
 }
 
+/// docs/spec/columnar.md §6.6.
 #[test]
 fn seed_newer_schema_with_nick_gives_the_hand_derived_bytes() {
     check_golden!(
@@ -421,6 +426,7 @@ fn seed_newer_schema_with_nick_gives_the_hand_derived_bytes() {
     );
 }
 
+/// docs/spec/columnar.md §6.5 and §4.4: unknown optional indexes are skipped.
 #[test]
 fn older_schema_reads_the_newer_bytes_ignoring_note() {
     let newer = golden(include_str!("../golden/columnar/seed_informal.hex"));
@@ -428,6 +434,7 @@ fn older_schema_reads_the_newer_bytes_ignoring_note() {
     assert_eq!(old, informal_old!(ours));
 }
 
+/// docs/spec/columnar.md §6.5 and §4.4: missing optional columns read as defaults.
 #[test]
 fn newer_schema_reads_the_older_bytes_with_note_defaulted() {
     let older = golden(include_str!("../golden/columnar/seed_informal_old.hex"));
@@ -437,6 +444,7 @@ fn newer_schema_reads_the_older_bytes_with_note_defaulted() {
     assert_eq!(table, expected);
 }
 
+/// docs/spec/columnar.md §6.4–§6.6.
 #[test]
 fn schema_with_nick_reads_the_older_and_the_newer_bytes() {
     let newer = golden(include_str!("../golden/columnar/seed_informal.hex"));
@@ -447,6 +455,7 @@ fn schema_with_nick_reads_the_older_and_the_newer_bytes() {
     assert_eq!(from_older, informal_nick!(ours, "", "", None));
 }
 
+/// docs/spec/columnar.md §6.6.
 #[test]
 fn older_and_current_schemas_read_the_bytes_with_nick() {
     let nick = golden(include_str!("../golden/columnar/seed_informal_nick.hex"));
@@ -536,8 +545,9 @@ proptest! {
     }
 }
 
-// ------------------------------------------------------------------ DESIGN.md wire facts
+// ------------------------------------------------------------------ further layouts
 
+/// docs/spec/columnar.md §6.8.
 #[test]
 fn map_container_with_optional_row_and_table_fields_gives_the_hand_derived_bytes() {
     check_golden!(
@@ -549,6 +559,7 @@ fn map_container_with_optional_row_and_table_fields_gives_the_hand_derived_bytes
     );
 }
 
+/// docs/spec/columnar.md §6.9.
 #[test]
 fn delta_of_delta_rle_generic_and_skip_give_the_hand_derived_bytes() {
     check_golden!(
@@ -560,6 +571,7 @@ fn delta_of_delta_rle_generic_and_skip_give_the_hand_derived_bytes() {
     );
 }
 
+/// docs/spec/columnar.md §6.10.
 #[test]
 fn nested_class_field_in_a_row_gives_the_hand_derived_bytes() {
     check_golden!(

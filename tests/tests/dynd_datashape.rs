@@ -5,8 +5,8 @@ use serde::Serialize;
 use serde_formats::dynd::{self, Type, Value};
 use serde_formats::ErrorKind;
 
-/// (spelling, canonical spelling). Written by hand from the datashape grammar of the seed and
-/// DESIGN.md.
+/// (spelling, canonical spelling). Written by hand from the datashape grammar and canonical
+/// spelling of `docs/spec/dynd.md` §4.12.
 const CORPUS: &[(&str, &str)] = &[
     (
         "{x: 7 * {a: int32, b: int8}, y: var * 4 * uint8}",

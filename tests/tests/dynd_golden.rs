@@ -1,8 +1,8 @@
-//! Golden vectors for `serde_formats::dynd`, written by hand from the seed's type-to-bytes table
-//! (`shared/seeds/002_ed625f4eaa81431c.txt`) and the rules DESIGN.md fixes (sentinels, map
-//! order, enums). None of the expected bytes were produced by running this crate: each was
-//! derived by hand (little-endian bytes of the value, LEB128 by the protobuf rules the seed
-//! links to, UTF-8 by RFC 3629). The SHA-256 values are the FIPS 180-2 test vectors for "" and
+//! Golden vectors for `serde_formats::dynd`: the worked examples of `docs/spec/dynd.md` §5,
+//! written by hand from the DyND proposal's type-to-bytes table and the rules that specification
+//! fixes (sentinels, map order, enums). None of the expected bytes were produced by running this
+//! crate: each was derived by hand (little-endian bytes of the value, LEB128 by the protobuf
+//! rules, UTF-8 by RFC 3629). The SHA-256 values are the FIPS 180-2 test vectors for "" and
 //! "abc".
 
 use std::collections::{BTreeMap, HashMap};
@@ -30,12 +30,14 @@ where
     }
 }
 
+/// docs/spec/dynd.md §5.1 (rules §3.2).
 #[test]
 fn bool_is_one_byte() {
     golden(false, &[0x00]);
     golden(true, &[0x01]);
 }
 
+/// docs/spec/dynd.md §5.1 (rules §3.2).
 #[test]
 fn integers_are_little_endian_full_width() {
     golden(-2i8, &[0xfe]);
@@ -60,6 +62,7 @@ fn integers_are_little_endian_full_width() {
     );
 }
 
+/// docs/spec/dynd.md §5.1 (rules §3.2).
 #[test]
 fn floats_are_their_ieee_bits_little_endian() {
     golden(1.0f32, &[0x00, 0x00, 0x80, 0x3f]);
@@ -77,16 +80,18 @@ fn floats_are_their_ieee_bits_little_endian() {
     assert_eq!(back.to_bits(), 0x7ff8_0000_0000_0001);
 }
 
+/// docs/spec/dynd.md §5.1 (rules §3.3).
 #[test]
 fn char_is_its_utf8_bytes() {
     golden('A', &[0x41]);
     golden('é', &[0xc3, 0xa9]);
     golden('€', &[0xe2, 0x82, 0xac]);
     golden('😀', &[0xf0, 0x9f, 0x98, 0x80]);
-    // An array of char is the UTF-8 of the text, as the seed says.
+    // An array of char is the UTF-8 of the text (docs/spec/dynd.md §3.3).
     golden(['h', 'é'], &[0x68, 0xc3, 0xa9]);
 }
 
+/// docs/spec/dynd.md §5.1 (rules §3.3).
 #[test]
 fn strings_and_bytes_are_varint_length_then_bytes() {
     golden(String::new(), &[0x00]);
@@ -112,12 +117,14 @@ fn strings_and_bytes_are_varint_length_then_bytes() {
     golden(vec![0xdeu8, 0xad], &[0x02, 0xde, 0xad]);
 }
 
+/// docs/spec/dynd.md §5.2 (rules §4.1).
 #[test]
 fn void_adds_no_bytes() {
     golden((), &[]);
     golden(((), 7u8, ()), &[0x07]);
 }
 
+/// docs/spec/dynd.md §5.2 (rules §4.3).
 #[test]
 fn fixed_dimension_is_packed_without_count() {
     // 3 * bool
@@ -126,6 +133,7 @@ fn fixed_dimension_is_packed_without_count() {
     golden([[1u8, 2], [3, 4]], &[1, 2, 3, 4]);
 }
 
+/// docs/spec/dynd.md §5.2 (rules §4.4).
 #[test]
 fn var_dimension_is_count_then_elements() {
     // var * int16
@@ -147,6 +155,7 @@ struct XY {
     y: Option<String>,
 }
 
+/// docs/spec/dynd.md §5.2 (rules §4.3).
 #[test]
 fn struct_fields_are_packed_in_order() {
     // {x: int32, y: ?string}
@@ -174,6 +183,7 @@ struct Outer {
     tag: Option<Inner>,
 }
 
+/// docs/spec/dynd.md §5.6.
 #[test]
 fn nested_structs_are_packed_depth_first() {
     golden(
@@ -194,6 +204,7 @@ fn nested_structs_are_packed_depth_first() {
     );
 }
 
+/// docs/spec/dynd.md §5.3 (rules §4.6).
 #[test]
 fn options_use_dynd_sentinels() {
     golden(None::<i8>, &[0x80]);
@@ -226,6 +237,7 @@ fn options_use_dynd_sentinels() {
     golden(vec![Some(1i8), None], &[0x02, 0x01, 0x80]);
 }
 
+/// docs/spec/dynd.md §5.3 (rules §4.6).
 #[test]
 fn other_options_use_a_tag_byte() {
     golden(None::<String>, &[0x00]);
@@ -240,6 +252,7 @@ fn other_options_use_a_tag_byte() {
     golden(None::<Vec<u8>>, &[0x00]);
 }
 
+/// docs/spec/dynd.md §5.4 (rules §4.5).
 #[test]
 fn map_entries_are_sorted_by_encoded_key_bytes() {
     // Keys given out of order. Encoded keys: "b" = 01 62, "a" = 01 61, "ab" = 02 61 62, so
@@ -272,6 +285,7 @@ enum Shape {
     Named { name: String },
 }
 
+/// docs/spec/dynd.md §5.5 (rules §4.7).
 #[test]
 fn enums_are_varint_index_then_payload() {
     golden(Shape::Empty, &[0x00]);
@@ -280,6 +294,7 @@ fn enums_are_varint_index_then_payload() {
     golden(Shape::Named { name: "n".into() }, &[0x03, 0x01, b'n']);
 }
 
+/// docs/spec/dynd.md §5.3 (rules §4.2, §4.6).
 #[test]
 fn newtypes_and_unit_structs_are_transparent() {
     #[derive(Serialize, Deserialize, PartialEq, Debug)]
@@ -293,6 +308,7 @@ fn newtypes_and_unit_structs_are_transparent() {
     golden(None::<Meters>, &[0x00]);
 }
 
+/// docs/spec/dynd.md §5.7 (rules §4.11, §4.12).
 #[test]
 fn array_any_is_type_string_then_data() {
     let array = Array {
@@ -327,7 +343,7 @@ fn array_any_is_type_string_then_data() {
     );
     assert_eq!(array.ty.to_string(), "{x: int32, y: ?string}");
 
-    // The other scalar types of the seed's table, through Value.
+    // The other scalar types of the proposal's table, through Value.
     let array = Array {
         ty: "(complex[float32], bytes[2], bytes, type, pointer[uint8], void, ?float32)"
             .parse()
@@ -353,6 +369,7 @@ fn array_any_is_type_string_then_data() {
     assert_eq!(dynd::from_array_bytes(&expected).unwrap(), array);
 }
 
+/// docs/spec/dynd.md §5.8 (rules §4.9).
 #[test]
 fn digest_is_sha256_of_the_canonical_bytes() {
     // FIPS 180-2 examples: SHA-256("") and SHA-256("abc").

@@ -1,6 +1,7 @@
 //! Hostile files of msglc's CBOR variant for `serde_formats::toc`: every one is an error of the
 //! expected kind at the expected offset, never a panic. The files are built by hand from the
-//! layout in TOC.md (header integers left-aligned) and CBOR items from RFC 8949.
+//! layout of `docs/spec/toc-msgpack.md` §4.8 (header integers left-aligned) and CBOR items from
+//! RFC 8949.
 
 use serde_formats::toc::{self, Reader, Value};
 use serde_formats::ErrorKind;

@@ -1,6 +1,6 @@
 //! Hostile files for `serde_formats::toc`: every one is an error with the expected kind (and,
 //! where it is fixed by the layout, offset), never a panic. The files are built by hand from
-//! the layout in TOC.md; the expected kinds follow the module docs.
+//! the layout of `docs/spec/toc-msgpack.md` §4; the expected kinds follow its §7.
 
 use serde_formats::toc::{self, Reader, Value};
 use serde_formats::ErrorKind;

@@ -1,9 +1,9 @@
-//! Golden test from seed 004 (`shared/seeds/004_bb43b58221ff292e.txt`, "Small Objects"): the
-//! nested example document written at block sizes 10, 100 and 1000 gives exactly the seed's
-//! tables of contents. The expected TOCs are transcribed by hand from the seed text; the seed
-//! prints `"t"` before `"p"`, the reference writer (TOC.md) writes `"p"` first, so they are
-//! written here in that order. The expected bytes are encoded by rmp-serde, an independent
-//! MessagePack implementation.
+//! The worked example of `docs/spec/toc-msgpack.md` §5.5: the nested example document of msglc's
+//! format description ("Small Objects"), written at block sizes 10, 100 and 1000, gives exactly
+//! the tables of contents that description prints (and msglc writes). The expected TOCs are
+//! transcribed by hand from that text; the text prints `"t"` before `"p"`, msglc writes `"p"`
+//! first (§4.3), so they are written here in that order. The expected bytes are encoded by
+//! rmp-serde, an independent MessagePack implementation.
 
 use serde_formats::toc::{self, Config, Reader, Value};
 
@@ -192,7 +192,7 @@ fn toc_block_size_1000() -> Value {
     p(0, 326)
 }
 
-/// Splits a file into (data, toc) using the header layout of TOC.md.
+/// Splits a file into (data, toc) using the header layout of docs/spec/toc-msgpack.md §4.2.
 fn sections(file: &[u8]) -> (&[u8], &[u8]) {
     let field = |bytes: &[u8]| -> usize {
         let v: u64 =
@@ -217,7 +217,7 @@ fn check(block_size: u64, expected: Value) {
         b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0msglc-2024"
     );
     let (data, toc_bytes) = sections(&file);
-    assert_eq!(data.len(), 326, "the seed's positions end at 326");
+    assert_eq!(data.len(), 326, "the example's positions end at 326");
     assert_eq!(
         data,
         rmp_serde::to_vec(&seed_document()).unwrap(),
@@ -251,16 +251,19 @@ fn check(block_size: u64, expected: Value) {
     );
 }
 
+/// docs/spec/toc-msgpack.md §5.5, T = 10.
 #[test]
 fn seed_example_at_block_size_10() {
     check(10, toc_block_size_10());
 }
 
+/// docs/spec/toc-msgpack.md §5.5, T = 100.
 #[test]
 fn seed_example_at_block_size_100() {
     check(100, toc_block_size_100());
 }
 
+/// docs/spec/toc-msgpack.md §5.5, T = 1000.
 #[test]
 fn seed_example_at_block_size_1000() {
     check(1000, toc_block_size_1000());

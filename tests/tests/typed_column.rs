@@ -1,4 +1,4 @@
-//! typed_column: the seed's golden vectors (hand-written files, see
+//! typed_column: the worked examples of `docs/spec/typed-column.md` §5 (hand-written files, see
 //! `golden/typed_column/PROVENANCE.md`), proptest round trips over a rich type and over
 //! `serde_json::Value`, and the View reading what the Deserializer reads.
 
@@ -36,6 +36,7 @@ fn to_bytes_uncompressed<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
     serializer.into_bytes().unwrap()
 }
 
+/// docs/spec/typed-column.md §5.1.
 #[test]
 fn golden_true() {
     let bytes = golden("true.hex");
@@ -44,6 +45,7 @@ fn golden_true() {
     assert_eq!(View::from_bytes(&bytes).unwrap().as_bool(), Some(true));
 }
 
+/// docs/spec/typed-column.md §5.2.
 #[test]
 fn golden_hello() {
     let bytes = golden("hello.hex");
@@ -53,6 +55,7 @@ fn golden_hello() {
     assert_eq!(View::from_bytes(&bytes).unwrap().as_str(), Some("Hello"));
 }
 
+/// docs/spec/typed-column.md §5.3.
 #[test]
 fn golden_hi_bye() {
     let bytes = golden("hi_bye.hex");
@@ -61,6 +64,7 @@ fn golden_hi_bye() {
     assert_eq!(from_bytes::<Value>(&bytes).unwrap(), json!(["hi", "bye"]));
 }
 
+/// docs/spec/typed-column.md §5.4.
 #[test]
 fn golden_nested() {
     let bytes = golden("nested.hex");
@@ -74,6 +78,7 @@ fn golden_nested() {
     );
 }
 
+/// docs/spec/typed-column.md §5.5 and §5.6.
 #[test]
 fn golden_compressed_booleans() {
     let compressed = golden("compressed_bools.hex");

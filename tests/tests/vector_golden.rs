@@ -1,7 +1,7 @@
 //! Golden files of the vector format written by Velox itself (pyvelox 0.2.0's `save_vector`; see
-//! `tests/golden/vector/PROVENANCE.md`): each restores, through the slice and the stream
-//! reader, to the type, encoding and values written here by hand, and what we save of it
-//! restores to the same vector.
+//! `tests/golden/vector/PROVENANCE.md`), the worked examples of `docs/spec/vector-saver.md` §5:
+//! each restores, through the slice and the stream reader, to the type, encoding and values written
+//! here by hand, and what we save of it restores to the same vector.
 
 use serde_formats::vector::{
     from_bytes, restore, to_bytes, Encoding, Timestamp, Type, Value, Vector,
@@ -46,6 +46,7 @@ fn bigint(v: i64) -> Value {
     Value::BigInt(v)
 }
 
+/// docs/spec/vector-saver.md §5.1.
 #[test]
 fn flat_bigint_with_nulls() {
     let v = check(
@@ -61,6 +62,7 @@ fn flat_bigint_with_nulls() {
     assert_eq!(v, expected.unwrap());
 }
 
+/// docs/spec/vector-saver.md §5.2.
 #[test]
 fn flat_boolean_packs_bits() {
     let values: Vec<Value> = [1, 2, 0, 1, 1, 0, 1, 0, 1]
@@ -78,6 +80,7 @@ fn flat_boolean_packs_bits() {
     );
 }
 
+/// docs/spec/vector-saver.md §5.4.
 #[test]
 fn flat_varchar_with_inline_and_long_strings() {
     let values = [
@@ -97,6 +100,7 @@ fn flat_varchar_with_inline_and_long_strings() {
     assert_eq!(v, Vector::from_values(Type::Varchar, &values).unwrap());
 }
 
+/// docs/spec/vector-saver.md §4.1 and §3.4 (string views).
 #[test]
 fn flat_varbinary() {
     check(
@@ -111,6 +115,7 @@ fn flat_varbinary() {
     );
 }
 
+/// docs/spec/vector-saver.md §5.3.
 #[test]
 fn flat_timestamp_is_seconds_and_nanos() {
     check(
@@ -131,6 +136,7 @@ fn flat_timestamp_is_seconds_and_nanos() {
     );
 }
 
+/// docs/spec/vector-saver.md §3.2 and §3.3 (DATE).
 #[test]
 fn flat_date() {
     let v = check(
@@ -150,6 +156,7 @@ fn flat_date() {
     );
 }
 
+/// docs/spec/vector-saver.md §3.2 and §3.3 (DECIMAL).
 #[test]
 fn flat_short_and_long_decimals() {
     let dec = |unscaled: i128, scale: u8| Value::Decimal { unscaled, scale };
@@ -174,6 +181,7 @@ fn flat_short_and_long_decimals() {
     );
 }
 
+/// docs/spec/vector-saver.md §5.7 and §5.8 (rules §4.4).
 #[test]
 fn constants() {
     let v = check(
@@ -208,6 +216,7 @@ fn constants() {
     );
 }
 
+/// docs/spec/vector-saver.md §5.9.
 #[test]
 fn null_constant_has_nothing_after_its_flag() {
     let bytes = golden(include_str!("../golden/vector/constant_null_unknown.hex"));
@@ -225,6 +234,7 @@ fn null_constant_has_nothing_after_its_flag() {
     assert_eq!(to_bytes(&v).unwrap(), bytes);
 }
 
+/// docs/spec/vector-saver.md §4.4 (a base vector and an index).
 #[test]
 fn complex_constants_keep_their_base() {
     let v = check(
@@ -247,6 +257,7 @@ fn complex_constants_keep_their_base() {
     );
 }
 
+/// docs/spec/vector-saver.md §5.10.
 #[test]
 fn dictionary_with_its_own_nulls() {
     let v = check(
@@ -264,6 +275,7 @@ fn dictionary_with_its_own_nulls() {
     assert_eq!(v, expected.unwrap());
 }
 
+/// docs/spec/vector-saver.md §5.5 and §5.6 (rules §4.2, §4.3).
 #[test]
 fn array_map_and_row() {
     let values = [
@@ -312,6 +324,7 @@ fn array_map_and_row() {
     );
 }
 
+/// docs/spec/vector-saver.md §5.11.
 #[test]
 fn lazy_vectors_from_the_source() {
     let v = from_bytes(&golden(include_str!("../golden/vector/lazy_unloaded.hex"))).unwrap();

@@ -103,8 +103,9 @@ fn unknown_encodings_and_bad_type_json() {
         0,
     );
     expect("encoding -1", &b().i32(-1).0, ErrorKind::UnknownEncoding, 0);
-    // The seed's layout: kind 4 (BIGINT) where Velox has a JSON length; 4 bytes of "JSON"
-    // follow, the size and the nulls flag, which are not JSON: error at the first byte, 8.
+    // The layout of Velox's prose description (docs/spec/vector-saver.md §8.2): kind 4 (BIGINT)
+    // where Velox has a JSON length; 4 bytes of "JSON" follow, the size and the nulls flag,
+    // which are not JSON: error at the first byte, 8.
     let seed = b().i32(0).i32(4).i32(1).u8(0).u8(1).i32(8).i64(1).i32(0);
     expect("seed layout", &seed.0, ErrorKind::BadType, 8);
     // A syntax error points at its byte: `{"type":BIGINT}` fails at the `B`, 8 bytes in.

@@ -334,13 +334,14 @@ mod tests {
         as_byte_string, assert_prefixes, assert_rejects, hex, EntryPoint,
     };
 
-    /// Golden vectors written by hand from seed 003 ("Bool-RLE") and DESIGN.md.
+    /// Golden vectors written by hand from `docs/spec/columnar.md` §5.4; the first rows are the
+    /// BoolRle worked examples of §6.2.
     fn goldens() -> Vec<(Vec<bool>, Vec<u8>)> {
         let (t, f) = (true, false);
         vec![
-            // Seed worked example: counts [0, 2, 3].
+            // Counts [0, 2, 3].
             (vec![t, t, f, f, f], hex("00 02 03")),
-            // DESIGN.md: [true] → 00 01.
+            // [true] → 00 01.
             (vec![t], hex("00 01")),
             // Empty column: no bytes.
             (vec![], vec![]),

@@ -669,7 +669,8 @@ mod tests {
         as_byte_string, assert_prefixes, assert_rejects, hex, EntryPoint,
     };
 
-    /// Golden vectors written by hand from seed 003 ("Delta-of-Delta") and DESIGN.md. Columns
+    /// Golden vectors written by hand from `docs/spec/columnar.md` §5.5 (worked examples in
+    /// §6.2). Columns
     /// `[0, d]` code Δ² = d (the first delta's previous delta is 0): head `01 00`, then `U`,
     /// then the bits MSB first.
     fn goldens() -> Vec<(Vec<i64>, Vec<u8>)> {

@@ -456,7 +456,8 @@ mod tests {
 
     #[test]
     fn encodes_and_decodes_golden_vectors() {
-        // Written by hand from seed 003: Rle over i128 deltas from 0.
+        // Written by hand from docs/spec/columnar.md §5.3 (worked example in §6.2): Rle over i128
+        // deltas from 0.
         fn check<T: DeltaRleable + PartialEq + std::fmt::Debug>(values: &[T], bytes: &str) {
             let bytes = hex(bytes);
             assert_eq!(encode(values).unwrap(), bytes, "{values:?}");

@@ -262,7 +262,8 @@ mod tests {
 
     #[test]
     fn encodes_and_decodes_golden_vectors() {
-        // Written by hand from seed 003 ("Generic"): varint count, then each value.
+        // Written by hand from docs/spec/columnar.md §5.1 (worked example in §6.2): varint count,
+        // then each value.
         let cases: Vec<(Vec<u32>, Vec<u8>)> = vec![
             // Empty column: count 0.
             (vec![], hex("00")),

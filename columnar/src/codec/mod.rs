@@ -32,6 +32,8 @@
 //!
 //! # Wire format
 //!
+//! Specified in `docs/spec/columnar.md` §5 (worked examples in §6.2, decoder errors in §8.3).
+//!
 //! ## Stability
 //!
 //! The bytes are those of `serde_columnar` 0.3.14, and will not change within this crate's

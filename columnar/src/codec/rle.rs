@@ -424,10 +424,11 @@ mod tests {
     };
     use crate::{Error, ErrorKind};
 
-    /// Golden vectors written by hand from seed 003 and DESIGN.md ("Rle encoder states").
+    /// Golden vectors written by hand from `docs/spec/columnar.md` §5.2 (the encoder's state
+    /// machine); they are the Rle rows of the worked examples in §6.2.
     fn goldens() -> Vec<(Vec<u32>, Vec<u8>)> {
         vec![
-            // DESIGN.md: literal [7], run of two 8s, literal [7].
+            // Literal [7], run of two 8s, literal [7].
             (vec![7, 8, 8, 7], hex("01 07 04 08 01 07")),
             // Empty column: no bytes.
             (vec![], vec![]),

@@ -21,6 +21,8 @@
 //!
 //! # The serde data model on the wire
 //!
+//! (`docs/spec/columnar.md` §3.)
+//!
 //! | serde type | bytes |
 //! | --- | --- |
 //! | `bool` | `00` or `01` |
@@ -365,7 +367,7 @@ mod tests {
 
     #[test]
     fn varints_match_the_seed_examples() {
-        // Seed 003, "Primitive Encodings": 0 → 00, 1 → 01, 127 → 7F, 128 → 80 01.
+        // docs/spec/columnar.md §6.1 (rules §3.1): 0 → 00, 1 → 01, 127 → 7F, 128 → 80 01.
         for (value, bytes) in [
             (0u64, &[0x00][..]),
             (1, &[0x01]),
@@ -377,7 +379,7 @@ mod tests {
             assert_eq!(out, bytes);
             assert_eq!(Reader::new(bytes).read_varint_u64().unwrap(), value);
         }
-        // Seed: zigzag 0 → 00, -1 → 01, 1 → 02, -2 → 03, 2 → 04.
+        // docs/spec/columnar.md §6.1 (rules §3.2): zigzag 0 → 00, -1 → 01, 1 → 02, -2 → 03, 2 → 04.
         for (value, byte) in [(0i64, 0u8), (-1, 1), (1, 2), (-2, 3), (2, 4)] {
             let mut out = Vec::new();
             write_zigzag_i64(&mut out, value);

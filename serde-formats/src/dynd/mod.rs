@@ -1,6 +1,6 @@
 //! Canonical DyND bytes: one byte string per value, for content-addressed storage.
 //!
-//! This is the serialization proposed for libdynd (seed 002) with every open point fixed: each
+//! This is the serialization proposed for libdynd with every open point fixed: each
 //! value of a given type has exactly one encoding, the decoder accepts only that encoding, and
 //! [`digest`] (SHA-256 of the bytes) is therefore a content address usable in a Merkle DAG.
 //! Only data is written, never types; [`Array`] pairs a value with its datashape [`Type`] for
@@ -23,6 +23,9 @@
 //! ```
 //!
 //! # Wire format
+//!
+//! Specified in `docs/spec/dynd.md` (worked examples in §5, decoder errors in §7, differences
+//! from the DyND proposal in §8); the sections below restate it.
 //!
 //! ## Stability
 //! The bytes of a value never change: they are the value's content address. A release of this

@@ -73,7 +73,7 @@ mod tests {
 
     #[test]
     fn encodes_protobuf_examples() {
-        // Examples from the protobuf encoding guide the seed links to.
+        // docs/spec/dynd.md §3.1 (LEB128, as in the protobuf encoding guide).
         assert_eq!(encode(0), [0x00]);
         assert_eq!(encode(1), [0x01]);
         assert_eq!(encode(127), [0x7f]);

@@ -261,9 +261,11 @@ pub(crate) fn group_into_blocks(
 mod tests {
     use super::*;
 
+    /// The worked examples of docs/spec/toc-msgpack.md §5.1.
     #[test]
     fn header_fields_are_right_aligned_minimal_integers() {
-        // Layout from TOC.md: 27 -> 00 x9, 1b; 326 -> cd 01 46 (msglc's seed file at T = 10).
+        // docs/spec/toc-msgpack.md §5.1: 27 -> 00 x9, 1b; 326 -> 00 x7, cd 01 46 (the data
+        // length of the document of §5.5).
         let mut expected = [0u8; 10];
         expected[9] = 0x1b;
         assert_eq!(encode_header_field(27), expected);
@@ -273,6 +275,7 @@ mod tests {
         assert_eq!(decode_header_field(&expected, 0).unwrap(), 326);
     }
 
+    /// The worked example of docs/spec/toc-msgpack.md §5.1.
     #[test]
     fn header_field_accepts_fixed_width_u64() {
         let mut field = [0u8; 10];
@@ -301,6 +304,7 @@ mod tests {
         assert!(decode_header_field(&field, 0).is_err());
     }
 
+    /// The worked example of docs/spec/toc-msgpack.md §5.4.
     #[test]
     fn blocks_close_at_or_past_the_block_size() {
         // Five 9-byte floats from offset 3 with T = 18: blocks of 2, 2, then 1.
@@ -311,6 +315,7 @@ mod tests {
         );
     }
 
+    /// The worked example of docs/spec/toc-msgpack.md §5.3.
     #[test]
     fn toc_node_encodes_p_before_t() {
         let node = TocNode::Array(Box::new(ArrayNode {

@@ -1,4 +1,4 @@
-//! MessagePack with a table of contents (seed 004), file-compatible with the Python package
+//! MessagePack with a table of contents, file-compatible with the Python package
 //! [msglc](https://pypi.org/project/msglc/) 261017.
 //!
 //! A file is one MessagePack value followed by a table of contents (TOC) that records where each
@@ -16,6 +16,9 @@
 //! ```
 //!
 //! # Wire format
+//!
+//! Specified in `docs/spec/toc-msgpack.md` (worked examples in §5, decoder errors in §7,
+//! differences from msglc in §8); the sections below restate it.
 //!
 //! Stability: files written by this module are byte-identical to msglc's Python writer for the
 //! same value and settings, and that is a promise: any change would be a breaking change made
@@ -260,6 +263,8 @@ impl Config {
 /// Errors of the `Serialize` implementation, [`ErrorKind::DepthLimitExceeded`], and
 /// [`ErrorKind::Unsupported`] for strings, byte strings or
 /// containers longer than 2^32 - 1.
+///
+/// The smallest file, the worked example of `docs/spec/toc-msgpack.md` §5.2:
 ///
 /// ```
 /// let bytes = serde_formats::toc::to_bytes(&7u8).unwrap();

@@ -1,4 +1,5 @@
-//! Tests of the whole module: exact bytes from the MessagePack specification and TOC.md, the
+//! Tests of the whole module: exact bytes from the MessagePack specification and
+//! `docs/spec/toc-msgpack.md`, the
 //! serde mapping, the reader's navigation, and proptest round trips.
 
 use std::collections::BTreeMap;
@@ -10,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::*;
 use crate::ErrorKind;
 
-/// The data and TOC sections of a file, split by its header (TOC.md layout).
+/// The data and TOC sections of a file, split by its header (docs/spec/toc-msgpack.md §4.2).
 fn sections(file: &[u8]) -> (&[u8], &[u8]) {
     let header = Header::parse(file, &DEFAULT_MAGIC, 0).unwrap();
     let data_end = DATA_START + header.toc_start as usize;
@@ -49,6 +50,7 @@ mod bytes_as_bin {
     }
 }
 
+/// The worked examples of docs/spec/toc-msgpack.md §5.6.
 #[test]
 fn serde_mapping_bytes_follow_the_msgpack_spec() {
     // Hand-encoded from the MessagePack specification.
@@ -132,7 +134,8 @@ fn struct_also_reads_from_an_array() {
     assert_eq!(item.raw, [9]);
 }
 
-/// A file built by hand from TOC.md's layout (single-byte header integers only).
+/// A file built by hand from the layout of docs/spec/toc-msgpack.md §4.5 (single-byte header
+/// integers only).
 fn hand_file(data: &[u8], toc: &[u8]) -> Vec<u8> {
     assert!(data.len() < 128 && toc.len() < 128);
     let mut file = DEFAULT_MAGIC.to_vec();
@@ -474,7 +477,8 @@ fn combined_files_nest_and_decode_whole() {
             expected_a,
         ])
     );
-    // The combined TOC, by hand from TOC.md: {"t": [0, start of b, start of a]}.
+    // The combined TOC, by hand from docs/spec/toc-msgpack.md §4.6: {"t": [0, start of b, start of
+    // a]}.
     let (_, toc) = sections(&list);
     // Positive fixint below 128, else uint8 (`cc`) below 256: both starts are under 256.
     let uint = |v: usize| -> Vec<u8> {

@@ -19,6 +19,9 @@
 //!
 //! # Wire format
 //!
+//! Specified in `docs/spec/typed-column.md` (worked examples in §5, decoder errors in §7,
+//! differences from the original engine in §8); the sections below restate it.
+//!
 //! ## Stability
 //! The layout below is fixed: bytes written by this version will be read by every later version
 //! of this crate, and what it accepts will stay accepted. Encoder output is canonical (see the
@@ -61,8 +64,9 @@
 //! column. Breaking these rules is [`ErrorKind::MisplacedCompressed`] (compressed root, a
 //! compressed description not after a column, an uncompressed one after a compressed one, a
 //! compressed String, a chain not ending in atoms), or [`ErrorKind::OutOfBounds`] (counts that
-//! disagree, `count × size` overflowing, atoms past the data). The seed's
-//! `[4][0][3] [0'][3][1]` is a column of three Booleans at bytes 0, 1 and 2.
+//! disagree, `count × size` overflowing, atoms past the data). The example
+//! `[4][0][3] [0'][3][1]` (`docs/spec/typed-column.md` §5.5) is a column of three Booleans at
+//! bytes 0, 1 and 2.
 //!
 //! The encoder writes a column dense when its subtree is hyperrectangular with fixed-size leaves
 //! (all elements atoms of one kind, or all columns of one such shape: a `Vec<f64>`, a matrix

@@ -1,5 +1,6 @@
-//! Unit tests. Every expected array here was worked out by hand from the seed's rules and the
-//! module docs (layout algorithm in `ser.rs`), never captured from this code's output.
+//! Unit tests. Every expected array here was worked out by hand from the rules of
+//! `docs/spec/typed-column.md` and the module docs (layout algorithm in `ser.rs`), never captured
+//! from this code's output.
 
 use std::collections::BTreeMap;
 
@@ -32,8 +33,9 @@ fn frame(types: &[u64], data: &[u8]) -> Vec<u8> {
     bytes
 }
 
-// ---- the seed's examples ----
+// ---- the worked examples of docs/spec/typed-column.md §5 ----
 
+/// docs/spec/typed-column.md §5.1.
 #[test]
 fn seed_true() {
     let columns = to_columns(&true).unwrap();
@@ -46,6 +48,7 @@ fn seed_true() {
     );
 }
 
+/// docs/spec/typed-column.md §5.2.
 #[test]
 fn seed_hello() {
     let columns = to_columns("Hello").unwrap();
@@ -56,6 +59,7 @@ fn seed_hello() {
     assert_eq!(from_bytes::<&str>(&bytes).unwrap(), "Hello");
 }
 
+/// docs/spec/typed-column.md §5.3.
 #[test]
 fn seed_hi_bye() {
     let types = [4, 1, 2, 3, 0, 2, 3, 2, 3];
@@ -67,9 +71,11 @@ fn seed_hi_bye() {
     );
 }
 
+/// docs/spec/typed-column.md §5.4.
 #[test]
 fn seed_nested_with_the_typo_fixed() {
-    // The seed's prose says `[4][4][2]` for the second inner column; `[4][5][2]` is right.
+    // The engine's description says `[4][4][2]` for the second inner column; `[4][5][2]` is
+    // right (docs/spec/typed-column.md §8).
     let types = [
         4, 1, 2, 4, 3, 2, 4, 5, 2, 3, 0, 1, 3, 1, 1, 3, 2, 1, 3, 3, 1,
     ];
@@ -86,6 +92,7 @@ fn seed_nested_with_the_typo_fixed() {
     assert_eq!(err.kind(), ErrorKind::NotATree);
 }
 
+/// docs/spec/typed-column.md §5.5 and §5.6.
 #[test]
 fn seed_compressed_booleans() {
     let types = [4, 0, 3, C, 3, 1];

@@ -15,7 +15,7 @@ use crate::error::{Position, Result};
 /// ```
 /// use serde_formats::typed_column::{Kind, View};
 ///
-/// // [["a", "b"], ["c", "d"]], the seed's nested example.
+/// // [["a", "b"], ["c", "d"]], the nested example of docs/spec/typed-column.md §5.4.
 /// let types = [4, 1, 2, 4, 3, 2, 4, 5, 2, 3, 0, 1, 3, 1, 1, 3, 2, 1, 3, 3, 1];
 /// let root = View::from_columns(&types, b"abcd")?;
 /// assert_eq!(root.kind(), Kind::Column);

@@ -26,18 +26,23 @@
 //!
 //! # Wire format
 //!
+//! Specified in `docs/spec/vector-saver.md` (worked examples from Velox's own files in §5,
+//! decoder errors in §7, differences from Velox in §8); the sections below restate it.
+//!
 //! **Stability.** The layout is Velox's `VectorSaver` layout (`velox/vector/VectorSaver.cpp`),
 //! which has no magic number and no version. [`save`] always writes the *canonical* form below,
 //! so equal vectors give equal bytes. [`restore`] also reads the *accepted* forms listed in the
 //! table at the end, which Velox writes too, and turns them into the canonical vector.
 //!
-//! **The seed's layout is not read.** Earlier versions of this crate followed seed 001, which
-//! wrote types as `i32` kind numbers, a string-buffer count after every flat vector, ROW child
-//! flags with the opposite meaning, ARRAY/MAP sizes before offsets and an is-scalar byte after
-//! a null constant. Velox never wrote that layout. A file in it could be told apart by its
-//! type (a kind number of at most 32 where Velox has a JSON length followed by `{`), but reading
-//! it needs a second reader for every other difference, for files nobody but this crate wrote;
-//! it was dropped. Such files fail with [`ErrorKind::BadType`] or [`ErrorKind::UnexpectedEnd`].
+//! **The layout of Velox's prose description is not read.** Earlier versions of this crate
+//! followed the VectorSaver documentation, which describes types as `i32` kind numbers, a
+//! string-buffer count after every flat vector, ROW child flags with the opposite meaning,
+//! ARRAY/MAP sizes before offsets and an is-scalar byte after a null constant
+//! (`docs/spec/vector-saver.md` §8.2). Velox never wrote that layout. A file in it could be told
+//! apart by its type (a kind number of at most 32 where Velox has a JSON length followed by `{`),
+//! but reading it needs a second reader for every other difference, for files nobody but this crate
+//! wrote; it was dropped. Such files fail with [`ErrorKind::BadType`] or
+//! [`ErrorKind::UnexpectedEnd`].
 //!
 //! All integers are little-endian. A *buffer* is an `i32` byte length followed by that many
 //! bytes. A *flag* is one byte, 0 or 1 (anything else is [`ErrorKind::BadTag`]; Velox itself

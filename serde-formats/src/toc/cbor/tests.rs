@@ -206,6 +206,7 @@ fn skip_rejects_every_truncation() {
     }
 }
 
+/// The CBOR header field of docs/spec/toc-msgpack.md §5.1.
 #[test]
 fn header_fields_are_left_aligned() {
     // From a msglc file: toc_start 18045 is `19 46 7d` then zeros.
