@@ -11,7 +11,7 @@ mod private {
     pub trait Sealed {}
 }
 
-/// Where a [`Reader`] gets its bytes: a byte slice ([`SliceSource`]) or any `Read + Seek`
+/// Where a [`Reader`](super::Reader) gets its bytes: a byte slice ([`SliceSource`]) or any `Read + Seek`
 /// ([`IoSource`]). Sealed.
 pub trait Source: private::Sealed {
     #[doc(hidden)]
