@@ -156,6 +156,7 @@
 //! `with_zero_sized_limit` to change it ([`Serializer::with_zero_sized_limit`],
 //! [`Deserializer::with_zero_sized_limit`]).
 
+mod array;
 mod datashape;
 mod de;
 mod infer;
@@ -170,11 +171,12 @@ mod write;
 
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
+pub use array::Array;
 pub use datashape::Type;
 pub use de::Deserializer;
 pub use infer::infer_type;
 pub use ser::{Compound, MapCompound, SeqCompound, Serializer};
-pub use value::{Array, Value};
+pub use value::Value;
 pub use write::{IoWriter, Output};
 
 use crate::Result;
@@ -324,8 +326,8 @@ pub fn to_array_bytes<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
     let ty = infer_type(value)?;
     // The reader counts levels by the type, which may differ from the Rust value's own
     // (a plain tuple is a counted `(A, B)` type): refuse what it could not read.
-    value::check_type_nesting(&ty)?;
-    if value::data_depth(&ty) > DEFAULT_DEPTH_LIMIT {
+    array::check_type_nesting(&ty)?;
+    if array::data_depth(&ty) > DEFAULT_DEPTH_LIMIT {
         return Err(crate::Error::with_message(
             crate::ErrorKind::DepthLimitExceeded,
             format!("data of type nested deeper than the depth limit {DEFAULT_DEPTH_LIMIT}"),
@@ -353,7 +355,7 @@ pub fn to_array_bytes<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
 /// its canonical spelling, otherwise as [`from_bytes`].
 pub fn from_array_bytes(bytes: &[u8]) -> Result<Array> {
     let mut de = Deserializer::from_bytes(bytes);
-    let array = value::read_array(&mut de)?;
+    let array = array::read_array(&mut de)?;
     de.end()?;
     Ok(array)
 }

@@ -145,9 +145,11 @@ mod layout;
 #[cfg(test)]
 mod limit_tests;
 mod msgpack;
+mod node;
 mod path;
 mod reader;
 mod ser;
+mod source;
 #[cfg(test)]
 mod tests;
 mod value;
@@ -161,8 +163,10 @@ use crate::error::{Error, ErrorKind, Result};
 pub use codec::Codec;
 pub use combine::{combine_list, combine_map, Combiner};
 pub use layout::{DATA_START, DEFAULT_MAGIC, MAGIC_LEN};
+pub use node::{Block, Node, NodeShape, TocStats};
 pub use path::{IntoPath, Path, Segment};
-pub use reader::{Block, IoSource, Node, NodeShape, Reader, SliceSource, Source, TocStats};
+pub use reader::Reader;
+pub use source::{IoSource, SliceSource, Source};
 pub use value::{Value, EXT_STRUCT_NAME, F32_STRUCT_NAME};
 
 use layout::Header;

@@ -1,10 +1,11 @@
 //! The lazy reader: opens a file by its header and TOC bytes, then walks the TOC in place,
 //! skipping the entries it does not need, and reads and decodes only the data of the node
 //! asked for.
+//! The nodes it hands out are in `node.rs`; the byte sources in `source.rs`.
 
 use std::borrow::Cow;
 use std::cell::RefCell;
-use std::io::{Read, Seek, SeekFrom};
+use std::io::{Read, Seek};
 use std::rc::Rc;
 
 use serde::de::DeserializeOwned;
@@ -12,103 +13,34 @@ use serde::de::DeserializeOwned;
 use crate::error::{Error, ErrorKind, Position, Result};
 
 use super::codec::{Codec, Cur, Item};
-use super::layout::{write_array_len, write_map_len, Header, DATA_START};
-use super::path::{IntoPath, Segment};
-use super::{de, Config};
+use super::layout::{Header, DATA_START};
+use super::path::IntoPath;
+use super::Config;
 
-mod private {
-    pub trait Sealed {}
-}
-
-/// Where a [`Reader`] gets its bytes: a byte slice ([`SliceSource`]) or any `Read + Seek`
-/// ([`IoSource`]). Sealed.
-pub trait Source: private::Sealed {
-    #[doc(hidden)]
-    fn size(&self) -> Result<u64>;
-    /// Reads `len` bytes at `offset`; the caller has checked the range against `size`.
-    #[doc(hidden)]
-    fn read_at(&self, offset: u64, len: usize) -> Result<Cow<'_, [u8]>>;
-    /// The whole input, when it is in memory.
-    #[doc(hidden)]
-    fn whole(&self) -> Option<&[u8]>;
-}
-
-/// A [`Source`] over bytes in memory.
-#[derive(Debug, Clone, Copy)]
-pub struct SliceSource<'a>(&'a [u8]);
-
-impl private::Sealed for SliceSource<'_> {}
-
-impl Source for SliceSource<'_> {
-    fn size(&self) -> Result<u64> {
-        Ok(self.0.len() as u64)
-    }
-    fn read_at(&self, offset: u64, len: usize) -> Result<Cow<'_, [u8]>> {
-        let start =
-            usize::try_from(offset).map_err(|_| Error::at(ErrorKind::UnexpectedEnd, offset))?;
-        self.0
-            .get(start..start.saturating_add(len))
-            .map(Cow::Borrowed)
-            .ok_or_else(|| Error::at(ErrorKind::UnexpectedEnd, offset))
-    }
-    fn whole(&self) -> Option<&[u8]> {
-        Some(self.0)
-    }
-}
-
-/// A [`Source`] over a seekable reader; every read seeks first.
-#[derive(Debug)]
-pub struct IoSource<R>(RefCell<R>);
-
-impl<R: Read + Seek> private::Sealed for IoSource<R> {}
-
-impl<R: Read + Seek> Source for IoSource<R> {
-    fn size(&self) -> Result<u64> {
-        Ok(self.0.borrow_mut().seek(SeekFrom::End(0))?)
-    }
-    fn read_at(&self, offset: u64, len: usize) -> Result<Cow<'_, [u8]>> {
-        let mut reader = self.0.borrow_mut();
-        reader.seek(SeekFrom::Start(offset))?;
-        // `len` was checked against the size; reading through `take` skips zeroing the buffer.
-        let mut buf = Vec::with_capacity(len);
-        (&mut *reader)
-            .take(len as u64)
-            .read_to_end(&mut buf)
-            .map_err(|e| Error::from(e).or_position(Position::Byte(offset)))?;
-        if buf.len() != len {
-            return Err(Error::at(
-                ErrorKind::UnexpectedEnd,
-                offset + buf.len() as u64,
-            ));
-        }
-        Ok(Cow::Owned(buf))
-    }
-    fn whole(&self) -> Option<&[u8]> {
-        None
-    }
-}
+use super::node::{toc_too_deep, Kind, Node, TocStats};
+use super::source::{IoSource, SliceSource, Source};
 
 /// One file (the outer one, or one nested in a combined file).
 #[derive(Debug)]
-struct File {
+pub(super) struct File {
     /// Absolute offset of its data; TOC positions are relative to this.
-    data_start: u64,
+    pub(super) data_start: u64,
     /// Length of the data, which is also where the TOC starts.
-    data_len: u64,
+    pub(super) data_len: u64,
     /// Absolute offset of the TOC.
-    toc_abs: u64,
+    pub(super) toc_abs: u64,
     /// The TOC bytes when the source is not in memory.
-    toc: Option<Vec<u8>>,
-    toc_len: usize,
+    pub(super) toc: Option<Vec<u8>>,
+    pub(super) toc_len: usize,
     /// The codec of its header, data and TOC.
-    codec: Codec,
-    depth_limit: usize,
+    pub(super) codec: Codec,
+    pub(super) depth_limit: usize,
 }
 
 impl File {
     /// A cursor at `pos` of `buf` (whose first byte is at absolute offset `base`) in this
     /// file's codec.
-    fn cur<'s>(&self, buf: &'s [u8], pos: usize, base: u64) -> Cur<'s> {
+    pub(super) fn cur<'s>(&self, buf: &'s [u8], pos: usize, base: u64) -> Cur<'s> {
         self.codec.cursor(buf, pos, base, self.depth_limit)
     }
 }
@@ -128,11 +60,11 @@ impl File {
 /// ```
 #[derive(Debug)]
 pub struct Reader<S> {
-    source: S,
+    pub(super) source: S,
     /// Bytes in the source: a bound on any value reassembled from parts.
-    size: u64,
-    config: Config,
-    root_file: Rc<File>,
+    pub(super) size: u64,
+    pub(super) config: Config,
+    pub(super) root_file: Rc<File>,
 }
 
 impl<'a> Reader<SliceSource<'a>> {
@@ -189,7 +121,7 @@ impl Reader<IoSource<std::fs::File>> {
 }
 
 impl<S: Source> Reader<S> {
-    fn with_source(source: S, base: u64, config: Config) -> Result<Self> {
+    pub(super) fn with_source(source: S, base: u64, config: Config) -> Result<Self> {
         let size = source.size()?;
         let root_file = Rc::new(open_file(&source, base, size, &config)?);
         Ok(Reader {
@@ -284,7 +216,12 @@ impl<S: Source> Reader<S> {
         Ok(stats)
     }
 
-    fn walk_toc(&self, node: &Node<'_, S>, depth: usize, stats: &mut TocStats) -> Result<()> {
+    pub(super) fn walk_toc(
+        &self,
+        node: &Node<'_, S>,
+        depth: usize,
+        stats: &mut TocStats,
+    ) -> Result<()> {
         stats.nodes += 1;
         stats.depth = stats.depth.max(depth);
         let toc = self.toc(&node.file);
@@ -322,7 +259,7 @@ impl<S: Source> Reader<S> {
         Ok(())
     }
 
-    fn toc<'s>(&'s self, file: &'s File) -> &'s [u8] {
+    pub(super) fn toc<'s>(&'s self, file: &'s File) -> &'s [u8] {
         match &file.toc {
             Some(toc) => toc,
             None => self
@@ -336,7 +273,7 @@ impl<S: Source> Reader<S> {
         }
     }
 
-    fn read_data(&self, file: &File, start: u64, end: u64) -> Result<Cow<'_, [u8]>> {
+    pub(super) fn read_data(&self, file: &File, start: u64, end: u64) -> Result<Cow<'_, [u8]>> {
         // start <= end <= data_len was checked when the span was read from the TOC.
         let len =
             usize::try_from(end - start).map_err(|_| Error::at(ErrorKind::LengthPastEnd, start))?;
@@ -344,7 +281,7 @@ impl<S: Source> Reader<S> {
     }
 
     /// Parses the TOC entry at `pos` of `file`'s TOC.
-    fn entry(&self, file: &Rc<File>, pos: usize, depth: usize) -> Result<Node<'_, S>> {
+    pub(super) fn entry(&self, file: &Rc<File>, pos: usize, depth: usize) -> Result<Node<'_, S>> {
         if depth > self.config.depth_limit {
             return Err(toc_too_deep(self.config.depth_limit)
                 .with_position(crate::Position::Byte(file.toc_abs + pos as u64)));
@@ -421,7 +358,13 @@ impl<S: Source> Reader<S> {
     }
 
     /// Opens the file nested at data position `start` of `parent` and returns its root.
-    fn nested(&self, parent: &File, start: u64, at: u64, depth: usize) -> Result<Node<'_, S>> {
+    pub(super) fn nested(
+        &self,
+        parent: &File,
+        start: u64,
+        at: u64,
+        depth: usize,
+    ) -> Result<Node<'_, S>> {
         if start >= parent.data_len {
             return Err(bad_toc(at, "nested file starts outside the data"));
         }
@@ -432,7 +375,12 @@ impl<S: Source> Reader<S> {
     }
 }
 
-fn open_file<S: Source>(source: &S, base: u64, limit: u64, config: &Config) -> Result<File> {
+pub(super) fn open_file<S: Source>(
+    source: &S,
+    base: u64,
+    limit: u64,
+    config: &Config,
+) -> Result<File> {
     let prefix_len = (limit.saturating_sub(base)).min(DATA_START as u64) as usize;
     let prefix = source.read_at(base, prefix_len)?;
     let header = Header::parse(&prefix, &config.magic, base)?;
@@ -462,12 +410,12 @@ fn open_file<S: Source>(source: &S, base: u64, limit: u64, config: &Config) -> R
 }
 
 #[cold]
-fn bad_toc(at: u64, message: &str) -> Error {
+pub(super) fn bad_toc(at: u64, message: &str) -> Error {
     Error::with_message(ErrorKind::BadToc, message).with_position(Position::Byte(at))
 }
 
 /// Reads `[start, end]` and checks `start <= end <= data_len`.
-fn read_span(cur: &mut Cur<'_>, data_len: u64) -> Result<(u64, u64)> {
+pub(super) fn read_span(cur: &mut Cur<'_>, data_len: u64) -> Result<(u64, u64)> {
     let at = cur.offset();
     if cur.array_len(ErrorKind::BadToc)? != 2 {
         return Err(bad_toc(at, "a position is [start, end]"));
@@ -481,11 +429,11 @@ fn read_span(cur: &mut Cur<'_>, data_len: u64) -> Result<(u64, u64)> {
 }
 
 /// The encoded length of an unsigned integer from its first byte, in one codec.
-type UintLen = fn(u8) -> Option<usize>;
+pub(super) type UintLen = fn(u8) -> Option<usize>;
 
 /// Skips `count` TOC entries, with a fast path for the `{"p": [uint, uint]}` leaves that
 /// make up long arrays.
-fn skip_entries(cur: &mut Cur<'_>, count: u64) -> Result<()> {
+pub(super) fn skip_entries(cur: &mut Cur<'_>, count: u64) -> Result<()> {
     let toc = cur.slice();
     // The leaf's bytes up to its first integer, and the length of an integer by its first byte.
     let (prefix, uint_len): (&[u8], UintLen) = match cur {
@@ -511,7 +459,12 @@ fn skip_entries(cur: &mut Cur<'_>, count: u64) -> Result<()> {
 
 /// The end of a `{"p": [uint, uint]}` entry at `pos`, if that is what is there.
 #[inline]
-fn leaf_entry_end(toc: &[u8], pos: usize, prefix: &[u8], uint_len: UintLen) -> Option<usize> {
+pub(super) fn leaf_entry_end(
+    toc: &[u8],
+    pos: usize,
+    prefix: &[u8],
+    uint_len: UintLen,
+) -> Option<usize> {
     let ints = pos + prefix.len();
     if toc.get(pos..ints)? != prefix {
         return None;
@@ -524,7 +477,7 @@ fn leaf_entry_end(toc: &[u8], pos: usize, prefix: &[u8], uint_len: UintLen) -> O
 
 /// The encoded length of a MessagePack unsigned integer from its marker.
 #[inline]
-fn msgpack_uint_len(marker: u8) -> Option<usize> {
+pub(super) fn msgpack_uint_len(marker: u8) -> Option<usize> {
     match marker {
         0x00..=0x7f => Some(1),
         0xcc => Some(2),
@@ -537,7 +490,7 @@ fn msgpack_uint_len(marker: u8) -> Option<usize> {
 
 /// The encoded length of a CBOR unsigned integer from its initial byte.
 #[inline]
-fn cbor_uint_len(initial: u8) -> Option<usize> {
+pub(super) fn cbor_uint_len(initial: u8) -> Option<usize> {
     match initial {
         0x00..=0x17 => Some(1),
         0x18 => Some(2),
@@ -546,658 +499,4 @@ fn cbor_uint_len(initial: u8) -> Option<usize> {
         0x1b => Some(9),
         _ => None,
     }
-}
-
-#[derive(Debug, Clone, Copy)]
-pub(super) enum Kind {
-    /// A value known by its data span only: a `{"p": [s, e]}` entry, or a part of one.
-    Data { start: u64, end: u64 },
-    /// `{"p": [s, e]?, "t": {...}}`.
-    Map {
-        span: Option<(u64, u64)>,
-        t_pos: usize,
-    },
-    /// `{"p": [s, e]?, "t": [...]}`.
-    Array {
-        span: Option<(u64, u64)>,
-        t_pos: usize,
-    },
-    /// `{"p": [[count, start, end], ...]}`.
-    Blocks { p_pos: usize },
-}
-
-/// How a node's TOC entry describes it (the node table of the [module docs](super)).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum NodeShape {
-    /// Known by its data span only: a scalar, a container the TOC does not index, or a part
-    /// of one.
-    Value,
-    /// A map whose entries the TOC lists (`"t": {...}`).
-    Map,
-    /// An array whose elements the TOC lists (`"t": [...]`).
-    Array,
-    /// An array of trivial values cut into blocks (`"p": [[count, start, end], ...]`).
-    Blocks,
-}
-
-/// One block of a block list: `count` values in the data bytes `start..end`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Block {
-    /// How many values the block holds.
-    pub count: u64,
-    /// Where its first value starts, relative to [`Node::data_start`].
-    pub start: u64,
-    /// Where its last value ends (exclusive).
-    pub end: u64,
-}
-
-/// What a file's table of contents holds, from [`Reader::toc_stats`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct TocStats {
-    /// TOC entries, the root included (an entry that starts a nested file counts once, as the
-    /// root of that file).
-    pub nodes: u64,
-    /// Entries that list their children (`"t"`): indexed maps and arrays.
-    pub indexed: u64,
-    /// The deepest entry; the root is at depth 0.
-    pub depth: usize,
-    /// Entries that are block lists.
-    pub block_lists: u64,
-    /// Blocks in all block lists.
-    pub blocks: u64,
-    /// Files nested in a combined file.
-    pub nested_files: u64,
-    /// Bytes of TOC: the outer file's and those of nested files.
-    pub toc_bytes: u64,
-    /// Bytes of the outer file's data section (nested files inside it included).
-    pub data_bytes: u64,
-}
-
-/// A node of a file: a map, array or scalar whose data has not been read yet.
-///
-/// Obtained from [`Reader::root`], [`Reader::node`] or [`Node::child`]. A node inside a value
-/// the TOC does not index (a small container) is found by skipping through that value's bytes.
-#[derive(Debug)]
-pub struct Node<'r, S> {
-    reader: &'r Reader<S>,
-    file: Rc<File>,
-    pub(super) kind: Kind,
-    depth: usize,
-}
-
-impl<'r, S: Source> Node<'r, S> {
-    /// The number of elements (arrays) or entries (maps).
-    ///
-    /// # Errors
-    ///
-    /// [`ErrorKind::Unsupported`] for a scalar, and errors of a malformed file.
-    pub fn len(&self) -> Result<usize> {
-        let toc = self.reader.toc(&self.file);
-        match self.kind {
-            Kind::Map { t_pos, .. } | Kind::Array { t_pos, .. } => {
-                match self.file.cur(toc, t_pos, self.file.toc_abs).head()? {
-                    Item::Map(n) | Item::Array(n) => Ok(n as usize),
-                    _ => Err(bad_toc(self.file.toc_abs + t_pos as u64, "\"t\" changed")),
-                }
-            }
-            Kind::Blocks { p_pos } => {
-                let mut total = 0u64;
-                self.blocks(toc, p_pos, |count, _, _| {
-                    total = total.checked_add(count).ok_or_else(|| {
-                        bad_toc(self.file.toc_abs + p_pos as u64, "block counts overflow")
-                    })?;
-                    Ok(false)
-                })?;
-                usize::try_from(total).map_err(|_| Error::new(ErrorKind::BadToc))
-            }
-            Kind::Data { start, end } => {
-                let mut head_len = (end - start).min(9);
-                let container = match self.file.codec {
-                    Codec::MessagePack => true,
-                    // A CBOR scalar's head would read it whole; an indefinite-length container
-                    // is counted to its break.
-                    Codec::Cbor => {
-                        let first = *self
-                            .reader
-                            .read_data(&self.file, start, start + head_len.min(1))?
-                            .first()
-                            .unwrap_or(&0);
-                        if first == 0x9f || first == 0xbf {
-                            head_len = end - start;
-                        }
-                        (0x80..=0xbf).contains(&first)
-                    }
-                };
-                let bytes = self.reader.read_data(&self.file, start, start + head_len)?;
-                let mut cur = self.file.cur(&bytes, 0, self.file.data_start + start);
-                match if container { cur.head()? } else { Item::Other } {
-                    Item::Map(n) | Item::Array(n) => Ok(n as usize),
-                    _ => Err(
-                        Error::with_message(ErrorKind::Unsupported, "a scalar has no length")
-                            .with_position(Position::Byte(self.file.data_start + start)),
-                    ),
-                }
-            }
-        }
-    }
-
-    /// The codec of the file holding this node (a combined file's members may differ from
-    /// the outer file).
-    pub fn codec(&self) -> Codec {
-        self.file.codec
-    }
-
-    /// How the TOC describes this node.
-    pub fn shape(&self) -> NodeShape {
-        match self.kind {
-            Kind::Data { .. } => NodeShape::Value,
-            Kind::Map { .. } => NodeShape::Map,
-            Kind::Array { .. } => NodeShape::Array,
-            Kind::Blocks { .. } => NodeShape::Blocks,
-        }
-    }
-
-    /// The absolute offset of the data section of the file holding this node (50, or later
-    /// for a file nested in a combined file): the origin of [`span`](Self::span) and
-    /// [`Block`] positions.
-    pub fn data_start(&self) -> u64 {
-        self.file.data_start
-    }
-
-    /// The data bytes `[start, end)` of this node's value, relative to
-    /// [`data_start`](Self::data_start). For a block list, the bytes its blocks cover: from the
-    /// first block's start to the last block's end (the TOC does not record the array header
-    /// before the first block). `None` for a combined file, whose TOC gives no span.
-    ///
-    /// # Errors
-    ///
-    /// Errors of a malformed block list.
-    pub fn span(&self) -> Result<Option<(u64, u64)>> {
-        match self.kind {
-            Kind::Data { start, end } => Ok(Some((start, end))),
-            Kind::Map { span, .. } | Kind::Array { span, .. } => Ok(span),
-            Kind::Blocks { .. } => {
-                let blocks = self.block_list()?;
-                Ok(blocks
-                    .first()
-                    .zip(blocks.last())
-                    .map(|(first, last)| (first.start, last.end)))
-            }
-        }
-    }
-
-    /// The blocks of a block list ([`NodeShape::Blocks`]); empty for other nodes.
-    ///
-    /// # Errors
-    ///
-    /// [`ErrorKind::BadToc`] for a malformed block list.
-    pub fn block_list(&self) -> Result<Vec<Block>> {
-        let mut list = Vec::new();
-        if let Kind::Blocks { p_pos } = self.kind {
-            let toc = self.reader.toc(&self.file);
-            self.blocks(toc, p_pos, |count, start, end| {
-                list.push(Block { count, start, end });
-                Ok(false)
-            })?;
-        }
-        Ok(list)
-    }
-
-    /// The first `max` children the TOC lists for an indexed map or array
-    /// ([`NodeShape::Map`], [`NodeShape::Array`]), with their keys (maps) or indices (arrays,
-    /// as [`Value::UInt`](super::Value::UInt)); empty for other nodes. Reads no data.
-    ///
-    /// ```
-    /// use serde_formats::toc::{self, NodeShape, Reader, Value};
-    /// let rows: Vec<Vec<u32>> = (0..3).map(|i| vec![1000 + i; 3000]).collect();
-    /// let bytes = toc::to_bytes(&rows).unwrap();
-    /// let reader = Reader::from_slice(&bytes).unwrap();
-    /// let root = reader.root().unwrap();
-    /// assert_eq!(root.shape(), NodeShape::Array);
-    /// let children = root.indexed_children(2).unwrap();
-    /// assert_eq!(children.len(), 2);
-    /// assert_eq!(children[1].0, Value::UInt(1));
-    /// assert_eq!(children[1].1.shape(), NodeShape::Blocks);
-    /// ```
-    ///
-    /// # Errors
-    ///
-    /// Errors of a malformed TOC, and decoding errors of map keys.
-    pub fn indexed_children(&self, max: usize) -> Result<Vec<(super::Value, Node<'r, S>)>> {
-        let (t_pos, is_map) = match self.kind {
-            Kind::Map { t_pos, .. } => (t_pos, true),
-            Kind::Array { t_pos, .. } => (t_pos, false),
-            Kind::Data { .. } | Kind::Blocks { .. } => return Ok(Vec::new()),
-        };
-        if self.depth >= self.reader.config.depth_limit {
-            return Err(toc_too_deep(self.reader.config.depth_limit));
-        }
-        let toc = self.reader.toc(&self.file);
-        let base = self.file.toc_abs;
-        let mut cur = self.file.cur(toc, t_pos, base);
-        let n = match cur.head()? {
-            Item::Map(n) | Item::Array(n) => n,
-            _ => return Err(bad_toc(base + t_pos as u64, "\"t\" changed")),
-        };
-        let shown = (n as usize).min(max);
-        let mut children = Vec::with_capacity(shown.min(cur.remaining()));
-        for index in 0..shown {
-            let key = if is_map {
-                let from = cur.pos();
-                cur.skip_value()?;
-                self.file.codec.decode(
-                    &toc[from..cur.pos()],
-                    base + from as u64,
-                    self.reader.config.depth_limit,
-                )?
-            } else {
-                super::Value::UInt(index as u64)
-            };
-            let child = self.reader.entry(&self.file, cur.pos(), self.depth + 1)?;
-            children.push((key, child));
-            cur.skip_value()?;
-        }
-        Ok(children)
-    }
-
-    /// Whether [`len`](Self::len) is 0.
-    ///
-    /// # Errors
-    ///
-    /// As [`len`](Self::len).
-    pub fn is_empty(&self) -> Result<bool> {
-        Ok(self.len()? == 0)
-    }
-
-    /// Walks a block list, calling `visit(count, start, end)` until it returns true.
-    fn blocks(
-        &self,
-        toc: &[u8],
-        p_pos: usize,
-        mut visit: impl FnMut(u64, u64, u64) -> Result<bool>,
-    ) -> Result<()> {
-        let mut cur = self.file.cur(toc, p_pos, self.file.toc_abs);
-        let n = cur.array_len(ErrorKind::BadToc)?;
-        for _ in 0..n {
-            let at = cur.offset();
-            if cur.array_len(ErrorKind::BadToc)? != 3 {
-                return Err(bad_toc(at, "a block is [count, start, end]"));
-            }
-            let count = cur.uint(ErrorKind::BadToc)?;
-            let start = cur.uint(ErrorKind::BadToc)?;
-            let end = cur.uint(ErrorKind::BadToc)?;
-            if start > end || end > self.file.data_len {
-                return Err(bad_toc(at, "block outside the data or inverted"));
-            }
-            if visit(count, start, end)? {
-                break;
-            }
-        }
-        Ok(())
-    }
-
-    fn child_node(&self, kind: Kind) -> Node<'r, S> {
-        Node {
-            reader: self.reader,
-            file: Rc::clone(&self.file),
-            kind,
-            depth: self.depth + 1,
-        }
-    }
-
-    /// The keys of a map, decoded as `K` (e.g. `String`, `i64`, or [`Value`](super::Value)).
-    ///
-    /// # Errors
-    ///
-    /// [`ErrorKind::Unsupported`] if the node is not a map; decoding errors of the keys.
-    pub fn keys<K: DeserializeOwned>(&self) -> Result<Vec<K>> {
-        let limit = self.reader.config.depth_limit;
-        match self.kind {
-            Kind::Map { t_pos, .. } => {
-                let toc = self.reader.toc(&self.file);
-                let mut cur = self.file.cur(toc, t_pos, self.file.toc_abs);
-                let Item::Map(n) = cur.head()? else {
-                    return Err(bad_toc(self.file.toc_abs + t_pos as u64, "\"t\" changed"));
-                };
-                let mut keys = Vec::with_capacity((n as usize).min(cur.remaining()));
-                for _ in 0..n {
-                    let from = cur.pos();
-                    cur.skip_value()?;
-                    keys.push(self.file.codec.decode(
-                        &toc[from..cur.pos()],
-                        self.file.toc_abs + from as u64,
-                        limit,
-                    )?);
-                    cur.skip_value()?;
-                }
-                Ok(keys)
-            }
-            Kind::Data { start, end } => {
-                let bytes = self.reader.read_data(&self.file, start, end)?;
-                let base = self.file.data_start + start;
-                let mut cur = self.file.cur(&bytes, 0, base);
-                let Item::Map(n) = cur.head()? else {
-                    return Err(Error::with_message(ErrorKind::Unsupported, "not a map")
-                        .with_position(Position::Byte(base)));
-                };
-                let mut keys = Vec::with_capacity((n as usize).min(cur.remaining()));
-                for _ in 0..n {
-                    let from = cur.pos();
-                    cur.skip_value()?;
-                    keys.push(self.file.codec.decode(
-                        &bytes[from..cur.pos()],
-                        base + from as u64,
-                        limit,
-                    )?);
-                    cur.skip_value()?;
-                }
-                Ok(keys)
-            }
-            Kind::Array { .. } | Kind::Blocks { .. } => Err(Error::with_message(
-                ErrorKind::Unsupported,
-                "an array has no keys",
-            )),
-        }
-    }
-
-    /// The child at one path segment: a map key or an array index.
-    ///
-    /// # Errors
-    ///
-    /// [`ErrorKind::PathNotFound`] when there is no such child, and errors of a malformed file.
-    pub fn child(&self, segment: impl Into<Segment>) -> Result<Node<'r, S>> {
-        let segment = segment.into();
-        if self.depth >= self.reader.config.depth_limit {
-            return Err(toc_too_deep(self.reader.config.depth_limit));
-        }
-        let toc = self.reader.toc(&self.file);
-        match self.kind {
-            Kind::Map { t_pos, .. } => {
-                let mut cur = self.file.cur(toc, t_pos, self.file.toc_abs);
-                let Item::Map(n) = cur.head()? else {
-                    return Err(bad_toc(cur.offset(), "\"t\" changed"));
-                };
-                let found = find_key(&mut cur, n, &segment)?;
-                match found {
-                    Some(pos) => self.reader.entry(&self.file, pos, self.depth + 1),
-                    None => Err(not_found(&segment)),
-                }
-            }
-            Kind::Array { t_pos, .. } => {
-                let mut cur = self.file.cur(toc, t_pos, self.file.toc_abs);
-                let Item::Array(n) = cur.head()? else {
-                    return Err(bad_toc(cur.offset(), "\"t\" changed"));
-                };
-                let index = resolve_index(&segment, u64::from(n))?;
-                skip_entries(&mut cur, index)?;
-                self.reader.entry(&self.file, cur.pos(), self.depth + 1)
-            }
-            Kind::Blocks { p_pos } => {
-                let total = self.len()? as u64;
-                let index = resolve_index(&segment, total)?;
-                let mut first = 0u64;
-                let mut found = None;
-                self.blocks(toc, p_pos, |count, start, end| {
-                    if index < first + count {
-                        found = Some((index - first, start, end));
-                        return Ok(true);
-                    }
-                    first += count;
-                    Ok(false)
-                })?;
-                let (skip, start, end) = found.ok_or_else(|| not_found(&segment))?;
-                let bytes = self.reader.read_data(&self.file, start, end)?;
-                let mut cur = self.file.cur(&bytes, 0, self.file.data_start + start);
-                let short = |_| {
-                    bad_toc(
-                        self.file.data_start + start,
-                        "block holds fewer values than its count",
-                    )
-                };
-                cur.skip_values(skip).map_err(short)?;
-                let from = cur.pos();
-                cur.skip_value().map_err(short)?;
-                Ok(self.child_node(Kind::Data {
-                    start: start + from as u64,
-                    end: start + cur.pos() as u64,
-                }))
-            }
-            Kind::Data { start, end } => {
-                let bytes = self.reader.read_data(&self.file, start, end)?;
-                let base = self.file.data_start + start;
-                let mut cur = self.file.cur(&bytes, 0, base);
-                let (from, to) = match cur.head()? {
-                    Item::Map(n) => {
-                        let pos =
-                            find_key(&mut cur, n, &segment)?.ok_or_else(|| not_found(&segment))?;
-                        cur.set_pos(pos);
-                        cur.skip_value()?;
-                        (pos, cur.pos())
-                    }
-                    Item::Array(n) => {
-                        let index = resolve_index(&segment, u64::from(n))?;
-                        cur.skip_values(index)?;
-                        let from = cur.pos();
-                        cur.skip_value()?;
-                        (from, cur.pos())
-                    }
-                    _ => return Err(not_found(&segment)),
-                };
-                Ok(self.child_node(Kind::Data {
-                    start: start + from as u64,
-                    end: start + to as u64,
-                }))
-            }
-        }
-    }
-
-    /// Decodes this node's value.
-    ///
-    /// # Errors
-    ///
-    /// Decoding errors, and errors of a malformed file.
-    pub fn decode<T: DeserializeOwned>(&self) -> Result<T> {
-        let limit = self.reader.config.depth_limit;
-        match self.kind {
-            Kind::Data { start, end }
-            | Kind::Map {
-                span: Some((start, end)),
-                ..
-            }
-            | Kind::Array {
-                span: Some((start, end)),
-                ..
-            } => {
-                let bytes = self.reader.read_data(&self.file, start, end)?;
-                self.file
-                    .codec
-                    .decode(&bytes, self.file.data_start + start, limit)
-            }
-            _ => {
-                let bytes = self.to_msgpack()?;
-                de::from_slice(&bytes, 0, limit)
-            }
-        }
-    }
-
-    /// The plain MessagePack bytes of this node's value, as a file without a TOC would hold
-    /// them. Combined files and block lists are reassembled from their parts.
-    ///
-    /// # Errors
-    ///
-    /// Errors of a malformed file, e.g. [`ErrorKind::BadToc`] for a block whose values do not
-    /// match its count.
-    pub fn to_msgpack(&self) -> Result<Vec<u8>> {
-        let mut out = Vec::new();
-        self.append_msgpack(&mut out)?;
-        Ok(out)
-    }
-
-    fn append_msgpack(&self, out: &mut Vec<u8>) -> Result<()> {
-        let limit = self.reader.config.depth_limit;
-        if self.depth > self.reader.config.depth_limit {
-            return Err(toc_too_deep(self.reader.config.depth_limit));
-        }
-        // Parts of a well-formed file are disjoint, so the reassembled value is never larger
-        // than the file (times the growth of transcoding CBOR); a TOC that points many entries
-        // at the same bytes could otherwise grow it exponentially.
-        let max_len = self.reader.size.saturating_mul(super::cbor::MAX_GROWTH);
-        if out.len() as u64 > max_len {
-            return Err(Error::with_message(
-                ErrorKind::BadToc,
-                "TOC entries overlap: the reassembled value is larger than the file",
-            ));
-        }
-        let toc = self.reader.toc(&self.file);
-        match self.kind {
-            Kind::Data { start, end }
-            | Kind::Map {
-                span: Some((start, end)),
-                ..
-            }
-            | Kind::Array {
-                span: Some((start, end)),
-                ..
-            } => {
-                let bytes = self.reader.read_data(&self.file, start, end)?;
-                let base = self.file.data_start + start;
-                self.file.codec.append_msgpack(&bytes, base, limit, out)?;
-            }
-            Kind::Map { span: None, t_pos } => {
-                let mut cur = self.file.cur(toc, t_pos, self.file.toc_abs);
-                let Item::Map(n) = cur.head()? else {
-                    return Err(bad_toc(cur.offset(), "\"t\" changed"));
-                };
-                write_map_len(out, n as usize);
-                for _ in 0..n {
-                    let from = cur.pos();
-                    cur.skip_value()?;
-                    let key = &toc[from..cur.pos()];
-                    let key_at = self.file.toc_abs + from as u64;
-                    self.file.codec.append_msgpack(key, key_at, limit, out)?;
-                    let child = self.reader.entry(&self.file, cur.pos(), self.depth + 1)?;
-                    child.append_msgpack(out)?;
-                    cur.skip_value()?;
-                }
-            }
-            Kind::Array { span: None, t_pos } => {
-                let mut cur = self.file.cur(toc, t_pos, self.file.toc_abs);
-                let Item::Array(n) = cur.head()? else {
-                    return Err(bad_toc(cur.offset(), "\"t\" changed"));
-                };
-                write_array_len(out, n as usize);
-                for _ in 0..n {
-                    let child = self.reader.entry(&self.file, cur.pos(), self.depth + 1)?;
-                    child.append_msgpack(out)?;
-                    cur.skip_value()?;
-                }
-            }
-            Kind::Blocks { p_pos } => {
-                let total = self.len()?;
-                let total = u32::try_from(total).map_err(|_| {
-                    bad_toc(self.file.toc_abs + p_pos as u64, "more than 2^32 elements")
-                })?;
-                write_array_len(out, total as usize);
-                self.blocks(toc, p_pos, |count, start, end| {
-                    let bytes = self.reader.read_data(&self.file, start, end)?;
-                    let mut cur = self.file.cur(&bytes, 0, self.file.data_start + start);
-                    cur.skip_values(count).map_err(|_| {
-                        bad_toc(
-                            self.file.data_start + start,
-                            "block holds fewer values than its count",
-                        )
-                    })?;
-                    if !cur.is_empty() {
-                        return Err(bad_toc(
-                            cur.offset(),
-                            "block holds more values than its count",
-                        ));
-                    }
-                    if self.file.codec == Codec::MessagePack {
-                        out.extend_from_slice(&bytes);
-                    } else {
-                        let base = self.file.data_start + start;
-                        let mut cur = self.file.cur(&bytes, 0, base);
-                        while !cur.is_empty() {
-                            let from = cur.pos();
-                            cur.skip_value()?;
-                            let item = &bytes[from..cur.pos()];
-                            self.file
-                                .codec
-                                .append_msgpack(item, base + from as u64, limit, out)?;
-                        }
-                    }
-                    if out.len() as u64 > max_len {
-                        return Err(bad_toc(
-                            self.file.toc_abs + p_pos as u64,
-                            "blocks overlap: the reassembled value is larger than the file",
-                        ));
-                    }
-                    Ok(false)
-                })?;
-            }
-        }
-        Ok(())
-    }
-}
-
-/// Scans `n` map entries for the key `segment`; returns the position of the matching value.
-/// A [`Segment::Key`] matches string keys only; a [`Segment::Index`] matches the integer key,
-/// else the first string key spelled as that integer (see the path docs).
-fn find_key(cur: &mut Cur<'_>, n: u32, segment: &Segment) -> Result<Option<usize>> {
-    let (text, int) = match segment {
-        Segment::Key(text) => (text.clone(), None),
-        Segment::Index(i) => (i.to_string(), Some(*i)),
-    };
-    let mut text_match = None;
-    for _ in 0..n {
-        let key_start = cur.pos();
-        let (matches_text, key_int) = match cur.head()? {
-            Item::Str(len) => (cur.take(len as usize)? == text.as_bytes(), None),
-            Item::UInt(v) => (false, i64::try_from(v).ok()),
-            Item::Int(v) => (false, Some(v)),
-            _ => {
-                cur.set_pos(key_start);
-                cur.skip_value()?;
-                (false, None)
-            }
-        };
-        let value_pos = cur.pos();
-        if int.is_some() && key_int == int {
-            return Ok(Some(value_pos));
-        }
-        if matches_text {
-            if int.is_none() {
-                return Ok(Some(value_pos));
-            }
-            text_match = text_match.or(Some(value_pos));
-        }
-        cur.skip_value()?;
-    }
-    Ok(text_match)
-}
-
-fn resolve_index(segment: &Segment, len: u64) -> Result<u64> {
-    let index = segment.as_int().ok_or_else(|| not_found(segment))?;
-    let resolved = if index < 0 {
-        len.checked_sub(index.unsigned_abs())
-    } else {
-        Some(index as u64).filter(|&i| i < len)
-    };
-    resolved.ok_or_else(|| not_found(segment))
-}
-
-#[cold]
-fn not_found(segment: &Segment) -> Error {
-    Error::with_message(ErrorKind::PathNotFound, format!("no child `/{segment}`"))
-}
-
-/// A TOC (or a walk through it) nested deeper than the reader's depth limit.
-#[cold]
-fn toc_too_deep(limit: usize) -> Error {
-    Error::with_message(
-        ErrorKind::DepthLimitExceeded,
-        format!("TOC nested deeper than the depth limit {limit}"),
-    )
 }

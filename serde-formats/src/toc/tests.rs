@@ -265,7 +265,7 @@ fn reader_walks_maps_arrays_blocks_and_small_values() {
     assert_eq!(reader.get::<u8>(crate::toc_path!["a/b~c"]).unwrap(), 1);
     // 100 floats of 9 bytes with T = 64: a block list of 8-float blocks.
     let floats = root.child("floats").unwrap();
-    assert!(matches!(floats.kind, reader::Kind::Blocks { .. }));
+    assert!(matches!(floats.kind, node::Kind::Blocks { .. }));
     assert_eq!(floats.len().unwrap(), 100);
     assert_eq!(floats.child(99).unwrap().decode::<f64>().unwrap(), 0.25);
     assert_eq!(floats.child(-100).unwrap().decode::<f64>().unwrap(), 0.25);

@@ -364,7 +364,7 @@ impl Serializer {
     }
 
     /// Sets how deeply Columns may nest, as [`Deserializer::with_depth_limit`](super::Deserializer::with_depth_limit)
-    /// does for reading (default [`DEFAULT_DEPTH_LIMIT`]): a value nested deeper is refused
+    /// does for reading (default [`DEFAULT_DEPTH_LIMIT`](super::DEFAULT_DEPTH_LIMIT)): a value nested deeper is refused
     /// with [`ErrorKind::DepthLimitExceeded`] naming the limit.
     #[must_use]
     pub fn with_depth_limit(mut self, limit: usize) -> Self {
