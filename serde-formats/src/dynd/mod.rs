@@ -165,6 +165,7 @@ mod limit_tests;
 mod option;
 mod read;
 mod ser;
+mod ser_compound;
 mod value;
 mod varint;
 mod write;
@@ -175,7 +176,8 @@ pub use array::Array;
 pub use datashape::Type;
 pub use de::Deserializer;
 pub use infer::infer_type;
-pub use ser::{Compound, MapCompound, SeqCompound, Serializer};
+pub use ser::Serializer;
+pub use ser_compound::{Compound, MapCompound, SeqCompound};
 pub use value::Value;
 pub use write::{IoWriter, Output};
 

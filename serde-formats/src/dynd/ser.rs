@@ -5,6 +5,7 @@ use std::any::type_name;
 use serde::ser::{self, Serialize};
 
 use super::option::{OptionKind, Sentinel};
+use super::ser_compound::{Compound, MapCompound, SeqCompound};
 use super::varint;
 use super::write::Output;
 use super::{zero_sized_exceeded, DEFAULT_DEPTH_LIMIT, DEFAULT_ZERO_SIZED_LIMIT};
@@ -26,19 +27,19 @@ use crate::{Error, ErrorKind, Result};
 /// assert!(vec![vec![1u8]].serialize(&mut ser).is_err());
 /// ```
 pub struct Serializer<O> {
-    out: O,
-    depth_left: usize,
+    pub(super) out: O,
+    pub(super) depth_left: usize,
     /// The limit `depth_left` started from, for errors.
-    depth_limit: usize,
+    pub(super) depth_limit: usize,
     /// `type_name` of the value being serialized, for `serialize_none` (see `option.rs`).
-    hint: &'static str,
+    pub(super) hint: &'static str,
     /// Bytes written so far (for a scratch serializer: including those its parent had
     /// written when it was made).
-    written: usize,
+    pub(super) written: usize,
     /// Elements written so far that took no bytes, counted as the deserializer counts them.
-    zero_sized: usize,
+    pub(super) zero_sized: usize,
     /// The zero-sized element allowance (see the module docs, "Limits").
-    zero_sized_limit: usize,
+    pub(super) zero_sized_limit: usize,
 }
 
 impl<O: Output> Serializer<O> {
@@ -91,7 +92,7 @@ impl<O: Output> Serializer<O> {
     }
 
     #[inline]
-    fn put(&mut self, bytes: &[u8]) -> Result<()> {
+    pub(super) fn put(&mut self, bytes: &[u8]) -> Result<()> {
         self.written += bytes.len();
         self.out.put(bytes)
     }
@@ -101,7 +102,7 @@ impl<O: Output> Serializer<O> {
     /// written so far, never more than the final length the deserializer sees, so whatever
     /// passes here passes there.
     #[inline]
-    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+    pub(super) fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         let before = self.written;
         self.serialize_value(value)?;
         if self.written == before {
@@ -114,7 +115,7 @@ impl<O: Output> Serializer<O> {
     }
 
     #[inline]
-    fn put_varint(&mut self, value: u64) -> Result<()> {
+    pub(super) fn put_varint(&mut self, value: u64) -> Result<()> {
         if value < 0x80 {
             // Most lengths and counts fit one byte.
             return self.put(&[value as u8]);
@@ -125,12 +126,12 @@ impl<O: Output> Serializer<O> {
     }
 
     #[inline]
-    fn put_len(&mut self, len: usize) -> Result<()> {
+    pub(super) fn put_len(&mut self, len: usize) -> Result<()> {
         self.put_varint(len as u64)
     }
 
     #[inline]
-    fn enter(&mut self) -> Result<()> {
+    pub(super) fn enter(&mut self) -> Result<()> {
         match self.depth_left.checked_sub(1) {
             Some(left) => {
                 self.depth_left = left;
@@ -147,13 +148,13 @@ impl<O: Output> Serializer<O> {
     }
 
     #[inline]
-    fn leave(&mut self) {
+    pub(super) fn leave(&mut self) {
         self.depth_left += 1;
     }
 
     /// A serializer into a scratch buffer sharing this one's depth and zero-sized budgets;
     /// [`Self::absorb`] takes it back.
-    fn scratch(&self) -> Serializer<Vec<u8>> {
+    pub(super) fn scratch(&self) -> Serializer<Vec<u8>> {
         Serializer {
             out: Vec::new(),
             depth_left: self.depth_left,
@@ -167,7 +168,7 @@ impl<O: Output> Serializer<O> {
 
     /// Writes the bytes a [`Self::scratch`] serializer encoded and takes over its count of
     /// zero-sized elements.
-    fn absorb(&mut self, scratch: &Serializer<Vec<u8>>) -> Result<()> {
+    pub(super) fn absorb(&mut self, scratch: &Serializer<Vec<u8>>) -> Result<()> {
         self.zero_sized = scratch.zero_sized;
         self.put(&scratch.out)
     }
@@ -541,192 +542,6 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
             ser: self,
             levels: 2,
         })
-    }
-}
-
-/// Tuples, structs and enum variants: fields packed in order, nothing around them.
-pub struct Compound<'a, O> {
-    ser: &'a mut Serializer<O>,
-    /// How many levels this compound counts against the depth limit (0 for plain tuples).
-    levels: usize,
-}
-
-impl<O: Output> Compound<'_, O> {
-    #[inline]
-    fn field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.ser.element(value)
-    }
-
-    #[inline]
-    fn finish(self) -> Result<()> {
-        self.ser.depth_left += self.levels;
-        Ok(())
-    }
-}
-
-macro_rules! packed_compound {
-    ($($trait:ident :: $method:ident),*) => {$(
-        impl<O: Output> ser::$trait for Compound<'_, O> {
-            type Ok = ();
-            type Error = Error;
-            #[inline]
-            fn $method<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-                self.field(value)
-            }
-            #[inline]
-            fn end(self) -> Result<()> {
-                self.finish()
-            }
-        }
-    )*};
-}
-packed_compound!(
-    SerializeTuple::serialize_element,
-    SerializeTupleStruct::serialize_field,
-    SerializeTupleVariant::serialize_field
-);
-
-impl<O: Output> ser::SerializeStruct for Compound<'_, O> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_field<T: ?Sized + Serialize>(
-        &mut self,
-        _key: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        self.field(value)
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-impl<O: Output> ser::SerializeStructVariant for Compound<'_, O> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_field<T: ?Sized + Serialize>(
-        &mut self,
-        _key: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        self.field(value)
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-/// `var * T`: the count, then the elements. Encoded aside when serde does not tell the count.
-pub struct SeqCompound<'a, O> {
-    ser: &'a mut Serializer<O>,
-    scratch: Option<Serializer<Vec<u8>>>,
-    announced: Option<usize>,
-    count: usize,
-}
-
-impl<O: Output> ser::SerializeSeq for SeqCompound<'_, O> {
-    type Ok = ();
-    type Error = Error;
-
-    #[inline]
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.count += 1;
-        match &mut self.scratch {
-            Some(scratch) => scratch.element(value),
-            None => self.ser.element(value),
-        }
-    }
-
-    fn end(self) -> Result<()> {
-        match (self.scratch, self.announced) {
-            (Some(scratch), _) => {
-                self.ser.put_len(self.count)?;
-                self.ser.absorb(&scratch)?;
-            }
-            (None, Some(announced)) if announced != self.count => {
-                return Err(Error::with_message(
-                    ErrorKind::Message,
-                    format!(
-                        "a sequence announced {announced} elements but gave {}",
-                        self.count
-                    ),
-                ));
-            }
-            (None, _) => {}
-        }
-        self.ser.leave();
-        Ok(())
-    }
-}
-
-/// `var * (K, V)` with entries sorted by their encoded keys: every entry is encoded aside, then
-/// sorted and written.
-pub struct MapCompound<'a, O> {
-    ser: &'a mut Serializer<O>,
-    scratch: Serializer<Vec<u8>>,
-    /// (key start, key end) in `scratch`; an entry runs to the next entry's key start.
-    entries: Vec<(usize, usize)>,
-    key_end: usize,
-}
-
-impl<O: Output> ser::SerializeMap for MapCompound<'_, O> {
-    type Ok = ();
-    type Error = Error;
-
-    fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
-        let start = self.scratch.out.len();
-        self.scratch.serialize_value(key)?;
-        self.key_end = self.scratch.out.len();
-        self.entries.push((start, self.key_end));
-        Ok(())
-    }
-
-    fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.scratch.serialize_value(value)
-    }
-
-    fn end(self) -> Result<()> {
-        let MapCompound {
-            ser,
-            scratch,
-            mut entries,
-            ..
-        } = self;
-        ser.zero_sized = scratch.zero_sized;
-        let buf = scratch.out;
-        // Entry i spans from its key start to the next entry's key start.
-        let ends: Vec<usize> = entries
-            .iter()
-            .skip(1)
-            .map(|&(start, _)| start)
-            .chain(std::iter::once(buf.len()))
-            .collect();
-        let mut spans: Vec<(usize, usize, usize)> = entries
-            .drain(..)
-            .zip(ends)
-            .map(|((start, key_end), end)| (start, key_end, end))
-            .collect();
-        let key = |&(start, key_end, _): &(usize, usize, usize)| &buf[start..key_end];
-        spans.sort_unstable_by(|a, b| key(a).cmp(key(b)));
-        if let Some(pair) = spans.windows(2).find(|pair| key(&pair[0]) == key(&pair[1])) {
-            return Err(Error::with_message(
-                ErrorKind::UnsortedKeys,
-                format!(
-                    "duplicate map key (encoded as {} bytes)",
-                    pair[0].1 - pair[0].0
-                ),
-            ));
-        }
-        ser.put_len(spans.len())?;
-        for (start, _, end) in spans {
-            ser.put(&buf[start..end])?;
-        }
-        ser.leave();
-        Ok(())
     }
 }
 

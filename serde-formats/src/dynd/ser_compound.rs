@@ -1,0 +1,194 @@
+//! The compound serializers of DyND: tuples, structs and variants ([`Compound`]), sequences
+//! ([`SeqCompound`]) and maps ([`MapCompound`]).
+
+use serde::ser::{self, Serialize};
+
+use super::ser::Serializer;
+use super::write::Output;
+use crate::{Error, ErrorKind, Result};
+
+/// Tuples, structs and enum variants: fields packed in order, nothing around them.
+pub struct Compound<'a, O> {
+    pub(super) ser: &'a mut Serializer<O>,
+    /// How many levels this compound counts against the depth limit (0 for plain tuples).
+    pub(super) levels: usize,
+}
+
+impl<O: Output> Compound<'_, O> {
+    #[inline]
+    pub(super) fn field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.ser.element(value)
+    }
+
+    #[inline]
+    pub(super) fn finish(self) -> Result<()> {
+        self.ser.depth_left += self.levels;
+        Ok(())
+    }
+}
+
+macro_rules! packed_compound {
+    ($($trait:ident :: $method:ident),*) => {$(
+        impl<O: Output> ser::$trait for Compound<'_, O> {
+            type Ok = ();
+            type Error = Error;
+            #[inline]
+            fn $method<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+                self.field(value)
+            }
+            #[inline]
+            fn end(self) -> Result<()> {
+                self.finish()
+            }
+        }
+    )*};
+}
+packed_compound!(
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
+
+impl<O: Output> ser::SerializeStruct for Compound<'_, O> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        _key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        self.field(value)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl<O: Output> ser::SerializeStructVariant for Compound<'_, O> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        _key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        self.field(value)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+/// `var * T`: the count, then the elements. Encoded aside when serde does not tell the count.
+pub struct SeqCompound<'a, O> {
+    pub(super) ser: &'a mut Serializer<O>,
+    pub(super) scratch: Option<Serializer<Vec<u8>>>,
+    pub(super) announced: Option<usize>,
+    pub(super) count: usize,
+}
+
+impl<O: Output> ser::SerializeSeq for SeqCompound<'_, O> {
+    type Ok = ();
+    type Error = Error;
+
+    #[inline]
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.count += 1;
+        match &mut self.scratch {
+            Some(scratch) => scratch.element(value),
+            None => self.ser.element(value),
+        }
+    }
+
+    fn end(self) -> Result<()> {
+        match (self.scratch, self.announced) {
+            (Some(scratch), _) => {
+                self.ser.put_len(self.count)?;
+                self.ser.absorb(&scratch)?;
+            }
+            (None, Some(announced)) if announced != self.count => {
+                return Err(Error::with_message(
+                    ErrorKind::Message,
+                    format!(
+                        "a sequence announced {announced} elements but gave {}",
+                        self.count
+                    ),
+                ));
+            }
+            (None, _) => {}
+        }
+        self.ser.leave();
+        Ok(())
+    }
+}
+
+/// `var * (K, V)` with entries sorted by their encoded keys: every entry is encoded aside, then
+/// sorted and written.
+pub struct MapCompound<'a, O> {
+    pub(super) ser: &'a mut Serializer<O>,
+    pub(super) scratch: Serializer<Vec<u8>>,
+    /// (key start, key end) in `scratch`; an entry runs to the next entry's key start.
+    pub(super) entries: Vec<(usize, usize)>,
+    pub(super) key_end: usize,
+}
+
+impl<O: Output> ser::SerializeMap for MapCompound<'_, O> {
+    type Ok = ();
+    type Error = Error;
+
+    fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
+        let start = self.scratch.out.len();
+        self.scratch.serialize_value(key)?;
+        self.key_end = self.scratch.out.len();
+        self.entries.push((start, self.key_end));
+        Ok(())
+    }
+
+    fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.scratch.serialize_value(value)
+    }
+
+    fn end(self) -> Result<()> {
+        let MapCompound {
+            ser,
+            scratch,
+            mut entries,
+            ..
+        } = self;
+        ser.zero_sized = scratch.zero_sized;
+        let buf = scratch.out;
+        // Entry i spans from its key start to the next entry's key start.
+        let ends: Vec<usize> = entries
+            .iter()
+            .skip(1)
+            .map(|&(start, _)| start)
+            .chain(std::iter::once(buf.len()))
+            .collect();
+        let mut spans: Vec<(usize, usize, usize)> = entries
+            .drain(..)
+            .zip(ends)
+            .map(|((start, key_end), end)| (start, key_end, end))
+            .collect();
+        let key = |&(start, key_end, _): &(usize, usize, usize)| &buf[start..key_end];
+        spans.sort_unstable_by(|a, b| key(a).cmp(key(b)));
+        if let Some(pair) = spans.windows(2).find(|pair| key(&pair[0]) == key(&pair[1])) {
+            return Err(Error::with_message(
+                ErrorKind::UnsortedKeys,
+                format!(
+                    "duplicate map key (encoded as {} bytes)",
+                    pair[0].1 - pair[0].0
+                ),
+            ));
+        }
+        ser.put_len(spans.len())?;
+        for (start, _, end) in spans {
+            ser.put(&buf[start..end])?;
+        }
+        ser.leave();
+        Ok(())
+    }
+}
