@@ -73,6 +73,7 @@
 #[cfg(feature = "dynd")]
 pub mod dynd;
 pub mod error;
+mod limits;
 pub mod output;
 #[cfg(feature = "toc")]
 pub mod toc;
@@ -82,6 +83,7 @@ pub mod typed_column;
 pub mod vector;
 
 pub use error::{Error, ErrorKind, Position, Result};
+pub use limits::DEFAULT_DEPTH_LIMIT;
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(all(doctest, feature = "toc"))]

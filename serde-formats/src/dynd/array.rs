@@ -9,6 +9,7 @@ use serde::{Deserialize, Deserializer};
 
 use super::datashape::{Type, TYPE_DEPTH_LIMIT};
 use super::value::Value;
+use crate::limits::{self, Nesting};
 use crate::{Error, ErrorKind, Position, Result};
 
 /// A value with its datashape type; serialized as DyND's `array[Any]`: the type as a `string`
@@ -205,10 +206,7 @@ const DIMENSION: &str = "dynd::Fields";
 /// Refuses a type whose string would not parse back: nested deeper than the depth limit.
 pub(crate) fn check_type_nesting(ty: &Type) -> Result<()> {
     if ty.nesting() > TYPE_DEPTH_LIMIT {
-        return Err(Error::with_message(
-            ErrorKind::DepthLimitExceeded,
-            format!("type nested deeper than the depth limit {TYPE_DEPTH_LIMIT}"),
-        ));
+        return Err(limits::too_deep(Nesting::Type, TYPE_DEPTH_LIMIT));
     }
     Ok(())
 }

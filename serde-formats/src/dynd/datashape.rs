@@ -4,6 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::limits::{self, Nesting};
 use crate::{Error, ErrorKind, Position};
 
 /// How many type constructors (`?`, `N *`, `var *`, tuples, structs, `pointer[]`, `array[]`)
@@ -331,11 +332,8 @@ impl<'a> Parser<'a> {
     /// `depth`: how many constructors enclose the type about to be parsed.
     fn parse_type(&mut self, depth: usize) -> Result<Type, Error> {
         if depth > TYPE_DEPTH_LIMIT {
-            return Err(Error::with_message(
-                ErrorKind::DepthLimitExceeded,
-                format!("type nested deeper than the depth limit {TYPE_DEPTH_LIMIT}"),
-            )
-            .with_position(Position::Byte(self.pos as u64)));
+            return Err(limits::too_deep(Nesting::Type, TYPE_DEPTH_LIMIT)
+                .with_position(Position::Byte(self.pos as u64)));
         }
         self.skip_space();
         let start = self.pos;

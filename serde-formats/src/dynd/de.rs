@@ -8,6 +8,7 @@ use super::option::{OptionKind, Sentinel};
 use super::read::SliceReader;
 use super::ser::{is_nan, sentinel_bytes};
 use super::{zero_sized_exceeded, DEFAULT_DEPTH_LIMIT, DEFAULT_ZERO_SIZED_LIMIT};
+use crate::limits::{Depth, Nesting};
 use crate::{Error, ErrorKind, Position, Result};
 
 /// A serde deserializer reading canonical DyND bytes from a slice, borrowing strings and bytes
@@ -27,14 +28,12 @@ use crate::{Error, ErrorKind, Position, Result};
 /// ```
 pub struct Deserializer<'de> {
     reader: SliceReader<'de>,
-    depth_left: usize,
+    depth: Depth,
     /// Elements that took no bytes (of `Vec<()>` and the like) still allowed; bounds the work a
     /// count read from the input can cause without bytes to back it.
     zero_sized_left: usize,
     /// The limit `zero_sized_left` started from, for the error message.
     zero_sized_limit: usize,
-    /// The limit `depth_left` started from, for the error message.
-    depth_limit: usize,
 }
 
 impl<'de> Deserializer<'de> {
@@ -42,10 +41,9 @@ impl<'de> Deserializer<'de> {
     pub fn from_bytes(input: &'de [u8]) -> Self {
         Deserializer {
             reader: SliceReader::new(input),
-            depth_left: DEFAULT_DEPTH_LIMIT,
+            depth: Depth::new(DEFAULT_DEPTH_LIMIT),
             zero_sized_left: DEFAULT_ZERO_SIZED_LIMIT.max(input.len()),
             zero_sized_limit: DEFAULT_ZERO_SIZED_LIMIT,
-            depth_limit: DEFAULT_DEPTH_LIMIT,
         }
     }
 
@@ -62,8 +60,7 @@ impl<'de> Deserializer<'de> {
     /// Sets how deeply sequences, maps, structs, tuples, enums and options may nest.
     #[must_use]
     pub fn with_depth_limit(mut self, limit: usize) -> Self {
-        self.depth_left = limit;
-        self.depth_limit = limit;
+        self.depth = Depth::new(limit);
         self
     }
 
@@ -96,11 +93,10 @@ impl<'de> Deserializer<'de> {
 
     #[inline]
     fn enter(&mut self) -> Result<()> {
-        if self.depth_left == 0 {
-            return Err(self.too_deep());
+        match self.depth.enter(Nesting::Value) {
+            Ok(()) => Ok(()),
+            Err(err) => Err(self.locate(err)),
         }
-        self.depth_left -= 1;
-        Ok(())
     }
 
     /// The fields of a struct or tuple struct: packed like a tuple, counted against the depth.
@@ -123,10 +119,9 @@ impl<'de> Deserializer<'de> {
     fn elements<V: Visitor<'de>>(&mut self, len: usize, at: usize, visitor: V) -> Result<V::Value> {
         let mut local = Deserializer {
             reader: self.reader,
-            depth_left: self.depth_left,
+            depth: self.depth,
             zero_sized_left: self.zero_sized_left,
             zero_sized_limit: self.zero_sized_limit,
-            depth_limit: self.depth_limit,
         };
         let result = visitor.visit_seq(Elements {
             de: &mut local,
@@ -138,22 +133,9 @@ impl<'de> Deserializer<'de> {
         result
     }
 
-    #[cold]
-    #[inline(never)]
-    fn too_deep(&self) -> Error {
-        Error::with_message(
-            ErrorKind::DepthLimitExceeded,
-            format!(
-                "value nested deeper than the depth limit {}",
-                self.depth_limit
-            ),
-        )
-        .with_position(Position::Byte(self.offset() as u64))
-    }
-
     #[inline]
     fn leave(&mut self) {
-        self.depth_left += 1;
+        self.depth.leave();
     }
 
     #[inline]

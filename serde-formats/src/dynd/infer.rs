@@ -7,6 +7,7 @@ use serde::ser::{self, Serialize};
 use super::datashape::Type;
 use super::option::{OptionKind, Sentinel};
 use super::DEFAULT_DEPTH_LIMIT;
+use crate::limits::{Depth, Nesting};
 use crate::{Error, ErrorKind, Result};
 
 /// Infers the datashape of `value` from what its `Serialize` does.
@@ -42,7 +43,7 @@ use crate::{Error, ErrorKind, Result};
 pub fn infer_type<T: ?Sized + Serialize>(value: &T) -> Result<Type> {
     let mut infer = Infer {
         hint: type_name::<T>(),
-        depth_left: DEFAULT_DEPTH_LIMIT,
+        depth: Depth::new(DEFAULT_DEPTH_LIMIT),
     };
     let ty = value.serialize(&mut infer)?;
     Ok(settle(ty))
@@ -182,7 +183,7 @@ impl Elements {
 
 struct Infer {
     hint: &'static str,
-    depth_left: usize,
+    depth: Depth,
 }
 
 impl Infer {
@@ -192,17 +193,11 @@ impl Infer {
     }
 
     fn enter(&mut self) -> Result<()> {
-        self.depth_left = self.depth_left.checked_sub(1).ok_or_else(|| {
-            Error::with_message(
-                ErrorKind::DepthLimitExceeded,
-                format!("value nested deeper than the depth limit {DEFAULT_DEPTH_LIMIT}"),
-            )
-        })?;
-        Ok(())
+        self.depth.enter(Nesting::Value)
     }
 
     fn leave(&mut self) {
-        self.depth_left += 1;
+        self.depth.leave();
     }
 }
 

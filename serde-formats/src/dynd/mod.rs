@@ -184,7 +184,7 @@ pub use write::{IoWriter, Output};
 use crate::Result;
 
 /// How deeply values nest by default.
-pub const DEFAULT_DEPTH_LIMIT: usize = 128;
+pub use crate::limits::DEFAULT_DEPTH_LIMIT;
 
 /// How many elements that take no bytes (`()`, unit structs, structs of those) one input may
 /// hold at least; an input longer than this many bytes may hold one per byte.

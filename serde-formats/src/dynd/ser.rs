@@ -9,6 +9,7 @@ use super::ser_compound::{Compound, MapCompound, SeqCompound};
 use super::varint;
 use super::write::Output;
 use super::{zero_sized_exceeded, DEFAULT_DEPTH_LIMIT, DEFAULT_ZERO_SIZED_LIMIT};
+use crate::limits::{Depth, Nesting};
 use crate::{Error, ErrorKind, Result};
 
 /// A serde serializer producing canonical DyND bytes into an [`Output`].
@@ -28,9 +29,7 @@ use crate::{Error, ErrorKind, Result};
 /// ```
 pub struct Serializer<O> {
     pub(super) out: O,
-    pub(super) depth_left: usize,
-    /// The limit `depth_left` started from, for errors.
-    pub(super) depth_limit: usize,
+    pub(super) depth: Depth,
     /// `type_name` of the value being serialized, for `serialize_none` (see `option.rs`).
     pub(super) hint: &'static str,
     /// Bytes written so far (for a scratch serializer: including those its parent had
@@ -47,8 +46,7 @@ impl<O: Output> Serializer<O> {
     pub fn new(out: O) -> Self {
         Serializer {
             out,
-            depth_left: DEFAULT_DEPTH_LIMIT,
-            depth_limit: DEFAULT_DEPTH_LIMIT,
+            depth: Depth::new(DEFAULT_DEPTH_LIMIT),
             hint: "",
             written: 0,
             zero_sized: 0,
@@ -59,8 +57,7 @@ impl<O: Output> Serializer<O> {
     /// Sets how deeply sequences, maps, structs, tuples, enums and options may nest.
     #[must_use]
     pub fn with_depth_limit(mut self, limit: usize) -> Self {
-        self.depth_left = limit;
-        self.depth_limit = limit;
+        self.depth = Depth::new(limit);
         self
     }
 
@@ -132,24 +129,12 @@ impl<O: Output> Serializer<O> {
 
     #[inline]
     pub(super) fn enter(&mut self) -> Result<()> {
-        match self.depth_left.checked_sub(1) {
-            Some(left) => {
-                self.depth_left = left;
-                Ok(())
-            }
-            None => Err(Error::with_message(
-                ErrorKind::DepthLimitExceeded,
-                format!(
-                    "value nested deeper than the depth limit {}",
-                    self.depth_limit
-                ),
-            )),
-        }
+        self.depth.enter(Nesting::Value)
     }
 
     #[inline]
     pub(super) fn leave(&mut self) {
-        self.depth_left += 1;
+        self.depth.leave();
     }
 
     /// A serializer into a scratch buffer sharing this one's depth and zero-sized budgets;
@@ -157,8 +142,7 @@ impl<O: Output> Serializer<O> {
     pub(super) fn scratch(&self) -> Serializer<Vec<u8>> {
         Serializer {
             out: Vec::new(),
-            depth_left: self.depth_left,
-            depth_limit: self.depth_limit,
+            depth: self.depth,
             hint: "",
             written: self.written,
             zero_sized: self.zero_sized,
@@ -183,8 +167,7 @@ fn put_sentinel_payload<O: Output, T: ?Sized + Serialize>(
     // The payload is a primitive: at most 16 bytes. Encode it aside to look at its bits.
     let mut probe = Serializer {
         out: FixedBuf::default(),
-        depth_left: ser.depth_left,
-        depth_limit: ser.depth_limit,
+        depth: ser.depth,
         hint: type_name::<T>(),
         written: 0,
         zero_sized: 0,

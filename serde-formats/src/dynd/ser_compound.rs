@@ -22,7 +22,9 @@ impl<O: Output> Compound<'_, O> {
 
     #[inline]
     pub(super) fn finish(self) -> Result<()> {
-        self.ser.depth_left += self.levels;
+        for _ in 0..self.levels {
+            self.ser.leave();
+        }
         Ok(())
     }
 }

@@ -12,6 +12,7 @@ use minicbor::decode::Error as CborError;
 use minicbor::Decoder;
 
 use crate::error::{Error, ErrorKind, Position, Result};
+use crate::limits::{self, Nesting};
 
 use super::codec::Item;
 use super::layout::{write_array_len, write_map_len, write_uint};
@@ -77,11 +78,7 @@ fn bad(at: u64, message: &str) -> Error {
 
 #[cold]
 fn too_deep(at: u64, limit: usize) -> Error {
-    Error::with_message(
-        ErrorKind::DepthLimitExceeded,
-        format!("value nested deeper than the depth limit {limit}"),
-    )
-    .with_position(Position::Byte(at))
+    limits::too_deep(Nesting::Value, limit).with_position(Position::Byte(at))
 }
 
 #[cold]

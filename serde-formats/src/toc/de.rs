@@ -3,6 +3,7 @@
 use serde::de::{self, DeserializeSeed, Visitor};
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::limits::{Depth, Nesting};
 
 use super::msgpack::{Cursor, Head};
 
@@ -14,8 +15,7 @@ pub(crate) fn from_slice<'de, T: de::Deserialize<'de>>(
 ) -> Result<T> {
     let mut de = Deserializer {
         cur: Cursor::new(bytes, base),
-        depth: 0,
-        depth_limit,
+        depth: Depth::new(depth_limit),
     };
     let value = T::deserialize(&mut de).map_err(|e| de.locate(e))?;
     if !de.cur.is_empty() {
@@ -27,8 +27,7 @@ pub(crate) fn from_slice<'de, T: de::Deserialize<'de>>(
 /// A serde deserializer over one MessagePack value in a slice.
 pub(crate) struct Deserializer<'de> {
     cur: Cursor<'de>,
-    depth: usize,
-    depth_limit: usize,
+    depth: Depth,
 }
 
 impl<'de> Deserializer<'de> {
@@ -37,17 +36,10 @@ impl<'de> Deserializer<'de> {
     }
 
     fn enter(&mut self) -> Result<()> {
-        if self.depth >= self.depth_limit {
-            return Err(self.cur.error_msg(
-                ErrorKind::DepthLimitExceeded,
-                &format!(
-                    "value nested deeper than the depth limit {}",
-                    self.depth_limit
-                ),
-            ));
+        match self.depth.enter(Nesting::Value) {
+            Ok(()) => Ok(()),
+            Err(err) => Err(self.locate(err)),
         }
-        self.depth += 1;
-        Ok(())
     }
 
     fn str_body(&mut self, len: u32) -> Result<&'de str> {
@@ -65,7 +57,7 @@ impl<'de> Deserializer<'de> {
         };
         let value = visitor.visit_seq(&mut access)?;
         let left = access.remaining;
-        self.depth -= 1;
+        self.depth.leave();
         if left > 0 {
             return Err(self.cur.error_msg(
                 ErrorKind::TrailingBytes,
@@ -83,7 +75,7 @@ impl<'de> Deserializer<'de> {
         };
         let value = visitor.visit_map(&mut access)?;
         let left = access.remaining;
-        self.depth -= 1;
+        self.depth.leave();
         if left > 0 {
             return Err(self.cur.error_msg(
                 ErrorKind::TrailingBytes,
@@ -154,7 +146,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                     Head::Map(1) => {
                         self.enter()?;
                         let value = visitor.visit_enum(TaggedVariant { de: &mut *self })?;
-                        self.depth -= 1;
+                        self.depth.leave();
                         Ok(value)
                     }
                     _ => {

@@ -173,7 +173,7 @@ use layout::Header;
 
 /// How deeply arrays and maps may nest, in values and in the TOC, unless [`Config::depth_limit`]
 /// says otherwise; see "Depth" in the module docs.
-pub const DEFAULT_DEPTH_LIMIT: usize = 128;
+pub use crate::limits::DEFAULT_DEPTH_LIMIT;
 
 /// Settings of the writer and reader.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,6 +7,7 @@ use std::rc::Rc;
 use serde::de::DeserializeOwned;
 
 use crate::error::{Error, ErrorKind, Position, Result};
+use crate::limits::{self, Nesting};
 
 use super::codec::{Codec, Cur, Item};
 use super::de;
@@ -238,7 +239,8 @@ impl<'r, S: Source> Node<'r, S> {
             Kind::Array { t_pos, .. } => (t_pos, false),
             Kind::Data { .. } | Kind::Blocks { .. } => return Ok(Vec::new()),
         };
-        if self.depth >= self.reader.config.depth_limit {
+        // The node about to be made is one level deeper than this one.
+        if self.depth + 1 > self.reader.config.depth_limit {
             return Err(toc_too_deep(self.reader.config.depth_limit));
         }
         let toc = self.reader.toc(&self.file);
@@ -376,7 +378,8 @@ impl<'r, S: Source> Node<'r, S> {
     /// [`ErrorKind::PathNotFound`] when there is no such child, and errors of a malformed file.
     pub fn child(&self, segment: impl Into<Segment>) -> Result<Node<'r, S>> {
         let segment = segment.into();
-        if self.depth >= self.reader.config.depth_limit {
+        // The node about to be made is one level deeper than this one.
+        if self.depth + 1 > self.reader.config.depth_limit {
             return Err(toc_too_deep(self.reader.config.depth_limit));
         }
         let toc = self.reader.toc(&self.file);
@@ -664,8 +667,5 @@ pub(super) fn not_found(segment: &Segment) -> Error {
 /// A TOC (or a walk through it) nested deeper than the reader's depth limit.
 #[cold]
 pub(super) fn toc_too_deep(limit: usize) -> Error {
-    Error::with_message(
-        ErrorKind::DepthLimitExceeded,
-        format!("TOC nested deeper than the depth limit {limit}"),
-    )
+    limits::too_deep(Nesting::Toc, limit)
 }

@@ -12,6 +12,7 @@ use std::io::{self, Write};
 use serde::ser::{self, Serialize};
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::limits::{Depth, Nesting};
 
 use super::layout::{group_into_blocks, ArrayNode, MapNode, TocNode};
 use super::Config;
@@ -120,8 +121,7 @@ pub(crate) struct Writer<W> {
     keys: Vec<u8>,
     block_size: u64,
     trivial_size: u64,
-    depth: usize,
-    depth_limit: usize,
+    depth: Depth,
     /// The next `f32` is a [`super::F32_STRUCT_NAME`] payload: written as float32.
     float32: bool,
 }
@@ -157,8 +157,7 @@ impl<W: Write> Writer<W> {
             keys: Vec::new(),
             block_size: config.block_size,
             trivial_size: config.trivial_size,
-            depth: 0,
-            depth_limit: config.depth_limit,
+            depth: Depth::new(config.depth_limit),
             float32: false,
         }
     }
@@ -216,16 +215,7 @@ impl<W: Write> Writer<W> {
     }
 
     fn begin(&mut self, len: Option<usize>, is_map: bool) -> Result<Frame> {
-        if self.depth >= self.depth_limit {
-            return Err(Error::with_message(
-                ErrorKind::DepthLimitExceeded,
-                format!(
-                    "value nested deeper than the depth limit {}",
-                    self.depth_limit
-                ),
-            ));
-        }
-        self.depth += 1;
+        self.depth.enter(Nesting::Value)?;
         let start = self.out.pos;
         match len {
             Some(n) => {
@@ -249,7 +239,7 @@ impl<W: Write> Writer<W> {
     }
 
     fn end(&mut self, frame: Frame) -> Result<()> {
-        self.depth -= 1;
+        self.depth.leave();
         let children = self.stack.len() - frame.stack_base;
         let count = children;
         match frame.declared {

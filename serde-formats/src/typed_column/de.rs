@@ -10,9 +10,10 @@ use serde::de::{self, value::BorrowedStrDeserializer, DeserializeSeed, Visitor};
 use super::fraction::FRACTION_TOKEN;
 use super::wire::{utf8, Children, Claims, Cursor, Kind, Layout, Node};
 use crate::error::{Error, ErrorKind, Result};
+use crate::limits::{Depth, Nesting};
 
 /// The default limit on how deeply columns may nest.
-pub const DEFAULT_DEPTH_LIMIT: usize = 128;
+pub use crate::limits::DEFAULT_DEPTH_LIMIT;
 
 /// The typed-column deserializer, reading borrowed data.
 ///
@@ -34,9 +35,7 @@ pub struct Deserializer<'de> {
     layout: Layout<'de>,
     claims: Claims,
     next: Cursor,
-    remaining_depth: usize,
-    /// The limit `remaining_depth` started from, for errors.
-    depth_limit: usize,
+    depth: Depth,
 }
 
 #[cold]
@@ -70,8 +69,7 @@ impl<'de> Deserializer<'de> {
             claims: Claims::new(layout.tree_len()),
             layout,
             next: Cursor::Desc(0),
-            remaining_depth: DEFAULT_DEPTH_LIMIT,
-            depth_limit: DEFAULT_DEPTH_LIMIT,
+            depth: Depth::new(DEFAULT_DEPTH_LIMIT),
         }
     }
 
@@ -79,8 +77,7 @@ impl<'de> Deserializer<'de> {
     /// errors" in the module docs); deeper input is an error. Call it before reading.
     #[must_use]
     pub fn with_depth_limit(mut self, limit: usize) -> Self {
-        self.remaining_depth = limit;
-        self.depth_limit = limit;
+        self.depth = Depth::new(limit);
         self
     }
 
@@ -116,33 +113,19 @@ impl<'de> Deserializer<'de> {
                 return Err(Claims::shared(self.layout.position(cursor), first));
             }
         }
-        if self.remaining_depth == 0 {
-            return Err(self.too_deep(cursor));
-        }
-        self.remaining_depth -= 1;
-        Ok(())
+        self.depth
+            .enter(Nesting::Columns)
+            .map_err(|err| err.with_position(self.layout.position(cursor)))
     }
 
     /// An empty Column read as unit or `None`: nothing to enter, but it counts against the
     /// depth like any Column, as the serializer counts it.
     #[inline]
     fn empty_column(&self, cursor: Cursor) -> Result<()> {
-        if self.remaining_depth == 0 {
-            return Err(self.too_deep(cursor));
-        }
-        Ok(())
-    }
-
-    #[cold]
-    fn too_deep(&self, cursor: Cursor) -> Error {
-        Error::with_message(
-            ErrorKind::DepthLimitExceeded,
-            format_args!(
-                "Columns nested deeper than the depth limit {}",
-                self.depth_limit
-            ),
-        )
-        .with_position(self.layout.position(cursor))
+        let mut inside = self.depth;
+        inside
+            .enter(Nesting::Columns)
+            .map_err(|err| err.with_position(self.layout.position(cursor)))
     }
 
     /// Visits a column as a sequence, requiring the visitor to read every element.
@@ -173,7 +156,7 @@ impl<'de> Deserializer<'de> {
                 ),
             ));
         }
-        self.remaining_depth += 1;
+        self.depth.leave();
         Ok(value)
     }
 
@@ -221,7 +204,7 @@ impl<'de> Deserializer<'de> {
                     self.next = children.child(index);
                     self.skip()?;
                 }
-                self.remaining_depth += 1;
+                self.depth.leave();
                 Ok(())
             }
             Node::Boolean(_) | Node::Fraction(_) | Node::Float(_) => Ok(()),
@@ -354,7 +337,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                     self.next = children.child(index);
                     bytes.push(self.integer::<u8>("u8")?);
                 }
-                self.remaining_depth += 1;
+                self.depth.leave();
                 visitor.visit_byte_buf(bytes)
             }
             other => Err(self.fail(cursor, mismatch(&other, "a Column of u8 or a String"))),
@@ -380,7 +363,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                 self.enter(cursor, claim)?;
                 self.next = children.child(0);
                 let value = visitor.visit_some(&mut *self)?;
-                self.remaining_depth += 1;
+                self.depth.leave();
                 Ok(value)
             }
             other => Err(self.fail(cursor, mismatch(&other, "a Column of 0 or 1 (an Option)"))),
@@ -478,7 +461,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                         ),
                     ));
                 }
-                self.remaining_depth += 1;
+                self.depth.leave();
                 Ok(value)
             }
             other => Err(self.fail(cursor, mismatch(&other, "a Column of [key, value] Columns"))),
@@ -521,7 +504,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                         payload: children.child(1),
                     })
                     .map_err(|err| self.fail(cursor, err))?;
-                self.remaining_depth += 1;
+                self.depth.leave();
                 Ok(value)
             }
             other => Err(self.fail(
@@ -623,7 +606,7 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, 'de> {
         };
         self.de.next = cursor;
         let value = seed.deserialize(&mut *self.de)?;
-        self.de.remaining_depth += 1;
+        self.de.depth.leave();
         Ok(value)
     }
 

@@ -28,6 +28,7 @@
 use super::wire::{Kind, COMPRESSED};
 use super::DEFAULT_DEPTH_LIMIT;
 use crate::error::{Error, ErrorKind, Result};
+use crate::limits::{too_deep, Nesting};
 
 pub(super) const COLUMN: u64 = Kind::Column.number();
 
@@ -115,14 +116,6 @@ pub(super) fn integer_too_wide(value: impl std::fmt::Display) -> Error {
 }
 
 #[cold]
-pub(super) fn too_deep(limit: usize) -> Error {
-    Error::with_message(
-        ErrorKind::DepthLimitExceeded,
-        format_args!("Columns nested deeper than the depth limit {limit}"),
-    )
-}
-
-#[cold]
 pub(super) fn lost_frame() -> Error {
     Error::with_message(
         ErrorKind::Unsupported,
@@ -159,7 +152,7 @@ impl Output {
     #[inline]
     pub(super) fn column_at(&self, depth: usize) -> Result<()> {
         if depth > self.depth_limit {
-            return Err(too_deep(self.depth_limit));
+            return Err(too_deep(Nesting::Columns, self.depth_limit));
         }
         Ok(())
     }

@@ -6,10 +6,11 @@ use super::save::INLINE_LIMIT;
 use super::types::Type;
 use super::vector::{is_valid, Body, ConstantValue, Encoding, FlatData, Strings, Vector};
 use crate::error::{Error, ErrorKind, Position, Result};
+use crate::limits::{self, Nesting};
 
 /// The default limit on nesting of vectors (a type nests at most
 /// [`TYPE_DEPTH_LIMIT`](super::TYPE_DEPTH_LIMIT) levels, separately).
-pub const DEFAULT_DEPTH_LIMIT: usize = 128;
+pub use crate::limits::DEFAULT_DEPTH_LIMIT;
 
 /// Reads from a stream grow their buffer by at most this much at a time, so a hostile length
 /// costs no more memory than the bytes that actually arrive.
@@ -191,10 +192,6 @@ fn i32s(bytes: &[u8], count: usize) -> Vec<i32> {
 }
 
 impl<S: Source> Restorer<S> {
-    fn at(&self, kind: ErrorKind, message: impl std::fmt::Display) -> Error {
-        Error::with_message(kind, message).with_position(Position::Byte(self.source.position()))
-    }
-
     fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
         let mut out = [0u8; N];
         self.source.read_into(&mut out)?;
@@ -250,10 +247,8 @@ impl<S: Source> Restorer<S> {
     fn enter(&mut self) -> Result<()> {
         self.depth += 1;
         if self.depth > self.depth_limit {
-            return Err(self.at(
-                ErrorKind::DepthLimitExceeded,
-                format_args!("more than {} levels", self.depth_limit),
-            ));
+            return Err(limits::too_deep(Nesting::Vector, self.depth_limit)
+                .with_position(Position::Byte(self.source.position())));
         }
         Ok(())
     }

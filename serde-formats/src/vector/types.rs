@@ -7,6 +7,7 @@ use serde::de::IgnoredAny;
 use serde::Deserialize;
 
 use crate::error::{Error, ErrorKind, Position, Result};
+use crate::limits::{self, Nesting};
 
 /// The deepest a type may nest (`ARRAY<ARRAY<...>>`, counting the outermost type as 1).
 ///
@@ -113,13 +114,7 @@ impl Type {
     /// [`TYPE_DEPTH_LIMIT`] levels.
     pub fn validate(&self) -> Result<()> {
         if self.depth() > TYPE_DEPTH_LIMIT {
-            return Err(Error::with_message(
-                ErrorKind::DepthLimitExceeded,
-                format_args!(
-                    "type nested {} levels, more than {TYPE_DEPTH_LIMIT}",
-                    self.depth()
-                ),
-            ));
+            return Err(limits::too_deep(Nesting::Type, TYPE_DEPTH_LIMIT));
         }
         self.validate_decimals()
     }

@@ -1,0 +1,114 @@
+//! The limits every decoder and encoder of this crate enforces, in one place: the default
+//! nesting depth and the one depth counter ([`Depth`]) each format uses to enforce it.
+//!
+//! Allocation is bounded by the input size at each allocation site (a length read from the
+//! input is checked against the bytes left before anything is reserved); only nesting needs a
+//! counter, because a deep value costs stack, not bytes.
+
+use crate::error::{Error, ErrorKind, Result};
+
+/// How deeply values may nest, unless a format's `with_depth_limit` or `Config` says
+/// otherwise. Each format re-exports it as its own `DEFAULT_DEPTH_LIMIT`.
+///
+/// 128 is serde_json's recursion limit: deep enough for any real document, shallow enough that
+/// a recursive decoder stays far inside a default thread stack.
+pub const DEFAULT_DEPTH_LIMIT: usize = 128;
+
+/// What is nested, for the error message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Nesting {
+    /// Arrays, maps, structs: the serde data model.
+    Value,
+    /// A type description (a DyND datashape, a Velox type).
+    Type,
+    /// typed-column Columns.
+    Columns,
+    /// The entries of a TOC.
+    Toc,
+    /// Velox vectors inside vectors.
+    Vector,
+}
+
+impl Nesting {
+    fn noun(self) -> &'static str {
+        match self {
+            Nesting::Value => "value",
+            Nesting::Type => "type",
+            Nesting::Columns => "Columns",
+            Nesting::Toc => "TOC",
+            Nesting::Vector => "vector",
+        }
+    }
+}
+
+/// The error for nesting past `limit`, without a position (the caller knows it).
+#[cold]
+pub(crate) fn too_deep(what: Nesting, limit: usize) -> Error {
+    Error::with_message(
+        ErrorKind::DepthLimitExceeded,
+        format_args!("{} nested deeper than the depth limit {limit}", what.noun()),
+    )
+}
+
+/// A nesting counter: [`enter`](Depth::enter) one level per container opened, [`leave`]
+/// (Depth::leave) when it closes. A value may hold `limit` levels; the next one is refused.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Depth {
+    left: usize,
+    limit: usize,
+}
+
+impl Depth {
+    /// A counter at the root, allowing `limit` levels.
+    pub(crate) const fn new(limit: usize) -> Self {
+        Depth { left: limit, limit }
+    }
+
+    /// Opens one level of `what`; [`ErrorKind::DepthLimitExceeded`] past the limit.
+    #[inline]
+    pub(crate) fn enter(&mut self, what: Nesting) -> Result<()> {
+        match self.left.checked_sub(1) {
+            Some(left) => {
+                self.left = left;
+                Ok(())
+            }
+            None => Err(too_deep(what, self.limit)),
+        }
+    }
+
+    /// Closes the innermost level.
+    #[inline]
+    pub(crate) fn leave(&mut self) {
+        debug_assert!(self.left < self.limit, "Depth::leave without enter");
+        self.left = (self.left + 1).min(self.limit);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_value_may_hold_exactly_limit_levels() {
+        let mut depth = Depth::new(2);
+        depth.enter(Nesting::Value).unwrap();
+        depth.enter(Nesting::Value).unwrap();
+        let err = depth.enter(Nesting::Value).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::DepthLimitExceeded);
+        assert_eq!(
+            err.to_string(),
+            "nesting too deep: value nested deeper than the depth limit 2"
+        );
+        depth.leave();
+        depth.enter(Nesting::Value).unwrap();
+    }
+
+    #[test]
+    fn a_zero_limit_refuses_the_first_level() {
+        let mut depth = Depth::new(0);
+        assert_eq!(
+            depth.enter(Nesting::Columns).unwrap_err().kind(),
+            ErrorKind::DepthLimitExceeded
+        );
+    }
+}
