@@ -60,14 +60,15 @@
 //! Entry points that decode a whole input ([`from_bytes`]) reject bytes after the value
 //! (`TrailingBytes`); [`take_from_bytes`] returns them instead.
 
+mod carry;
 mod de;
 mod ser;
 
 pub use de::{from_bytes, take_from_bytes, Deserializer, DEFAULT_DEPTH_LIMIT};
 pub use ser::{append, to_vec, Serializer};
 
-pub(crate) use de::de_column_error;
-pub(crate) use ser::ser_column_error;
+pub(crate) use carry::{de_column_error, ser_column_error};
+pub(crate) use de::LOCATED_BYTES;
 
 use crate::{Error, ErrorKind, Result};
 
