@@ -184,6 +184,7 @@ impl<'de> de::SeqAccess<'de> for LocatedAccess<'de> {
         Some(3usize.saturating_sub(usize::from(self.next)))
     }
 }
+
 struct SeqAccess<'a, 'de> {
     de: &'a mut Deserializer<'de>,
     left: usize,

@@ -44,7 +44,9 @@
 //! The format is not self-describing: `deserialize_any`, `deserialize_ignored_any` and
 //! `deserialize_identifier` are [`ErrorKind::Unsupported`].
 //! Nesting (sequences, tuples, structs, maps, enums, `Some`, newtypes) is limited to
-//! [`DEFAULT_DEPTH_LIMIT`] levels, configurable with [`Deserializer::with_depth_limit`].
+//! [`DEFAULT_DEPTH_LIMIT`] levels, configurable with [`Deserializer::with_depth_limit`]. A
+//! table's columns, which their codecs decode later with readers of their own, are handed the
+//! depth left where they were read, so the limit covers everything nested in them too.
 //!
 //! ## Canonical vs accepted
 //!
