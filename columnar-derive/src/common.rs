@@ -10,61 +10,16 @@ use syn::{GenericArgument, Generics, Ident, Lifetime, PathArguments, Type};
 use crate::internals::ast::{Container, Field};
 use crate::internals::attr::{Class, Strategy};
 
-thread_local! {
-    /// The library's path for the expansion running on this thread (set by
-    /// [`with_crate_path`]): a proc macro expands one item at a time on one thread, and
-    /// every code generator needs it.
-    static CRATE_PATH: std::cell::RefCell<Option<syn::Path>> = const { std::cell::RefCell::new(None) };
-}
-
-/// The path the user's crate knows the library by: `#[columnar(crate = "...")]` if given,
-/// else the name its Cargo.toml gives the `columnar-codec` package (renamed or not), else the name
-/// of a `serde_columnar` dependency (the compatibility package, or a rename), else `columnar`.
-pub fn resolve_crate_path(explicit: Option<syn::Path>) -> syn::Path {
-    use proc_macro_crate::{crate_name, FoundCrate};
-    if let Some(path) = explicit {
-        return path;
-    }
-    let name = ["columnar-codec", "serde_columnar"]
-        .into_iter()
-        .find_map(|package| match crate_name(package) {
-            // `columnar-codec = "0.1"` unrenamed: the extern name is the library's, `columnar`.
-            Ok(FoundCrate::Name(name)) if name == "columnar_codec" => Some("columnar".to_owned()),
-            Ok(FoundCrate::Name(name)) => Some(name),
-            // Inside the library's own tests, examples and doctests.
-            Ok(FoundCrate::Itself) if package == "columnar-codec" => Some("columnar".to_owned()),
-            Ok(FoundCrate::Itself) => Some(package.to_owned()),
-            Err(_) => None,
-        })
-        .unwrap_or_else(|| "columnar".to_owned());
-    let ident = Ident::new(&name, Span::call_site());
-    syn::parse_quote!(::#ident)
-}
-
-/// Runs `generate` with `path` as the library's path.
-pub fn with_crate_path<R>(path: syn::Path, generate: impl FnOnce() -> R) -> R {
-    let previous = CRATE_PATH.with(|slot| slot.replace(Some(path)));
-    let result = generate();
-    CRATE_PATH.with(|slot| *slot.borrow_mut() = previous);
-    result
-}
-
-fn crate_path() -> syn::Path {
-    CRATE_PATH
-        .with(|slot| slot.borrow().clone())
-        .unwrap_or_else(|| syn::parse_quote!(::columnar))
-}
-
-/// The path of the runtime module every generated item goes through.
-pub fn private() -> TokenStream {
-    let root = crate_path();
-    quote!(#root::__private)
+/// The path of the runtime module every generated item goes through: `krate` is the
+/// library's path as the user's crate knows it ([`Container::krate`]).
+pub fn private(krate: &syn::Path) -> TokenStream {
+    quote!(#krate::__private)
 }
 
 /// [`private`] with the span of a field's type, for code whose trait-bound errors must point
 /// at that field: a path mixing the macro's span and the field's is reported at the macro.
-pub fn private_at(span: Span) -> TokenStream {
-    let mut root = crate_path();
+pub fn private_at(krate: &syn::Path, span: Span) -> TokenStream {
+    let mut root = krate.clone();
     for segment in &mut root.segments {
         segment.ident.set_span(span);
     }
@@ -138,9 +93,9 @@ pub fn is_borrowable_cow(ty: &Type) -> bool {
 }
 
 /// The strategy marker type of a field inside a row.
-pub fn row_strategy(field: &Field) -> TokenStream {
+pub fn row_strategy(krate: &syn::Path, field: &Field) -> TokenStream {
     let span = field.ty.span();
-    let p = private_at(span);
+    let p = private_at(krate, span);
     let base = match (field.class(), field.strategy()) {
         (Some(Class::Vec), _) => {
             let row = infer_or(container_args(&field.ty).1);
@@ -165,9 +120,14 @@ pub fn row_strategy(field: &Field) -> TokenStream {
 }
 
 /// The decoding wrapper of a table field (`Plain`, `Borrowed`, a container, a row iterator).
-pub fn table_wrapper(field: &Field, ty: &Type, iter_rows: Option<&Type>) -> TokenStream {
+pub fn table_wrapper(
+    krate: &syn::Path,
+    field: &Field,
+    ty: &Type,
+    iter_rows: Option<&Type>,
+) -> TokenStream {
     let span = ty.span();
-    let p = private_at(span);
+    let p = private_at(krate, span);
     if let Some(iter) = iter_rows {
         return quote_spanned!(span=> #p::IterContainer<#iter>);
     }
@@ -330,7 +290,7 @@ pub fn row_match(container: &Container, column: impl Fn(&Field) -> TokenStream) 
         let var = local(field);
         // Spanned at the field, so a strategy the type cannot take is reported there.
         let at = field.ty.span();
-        let p = private_at(at);
+        let p = private_at(&container.krate, at);
         if field.is_optional() {
             nexts.push(quote_spanned!(at=> #p::OptionalIter::next_value(&mut #col)));
             record.push(quote!(__step.record(
@@ -348,7 +308,7 @@ pub fn row_match(container: &Container, column: impl Fn(&Field) -> TokenStream) 
     let inits = container.fields.iter().map(|field| {
         let name = &field.ident;
         if field.is_skipped() {
-            let p = private_at(field.ty.span());
+            let p = private_at(&container.krate, field.ty.span());
             quote_spanned!(field.ty.span()=> #name: #p::Default::default())
         } else {
             let var = local(field);
@@ -393,7 +353,7 @@ pub fn element_bound_of(container: &Container, field: &Field, ty: &Type) -> Opti
         return None;
     }
     let span = ty.span();
-    let p = private_at(span);
+    let p = private_at(&container.krate, span);
     match (field.class(), field.strategy()) {
         (None, Some(Strategy::DeltaRle)) => Some(quote_spanned!(span=> #ty: #p::DeltaRleable)),
         (None, Some(Strategy::DeltaOfDelta)) => {

@@ -12,7 +12,7 @@ use crate::common::{
 use crate::internals::ast::Container;
 
 pub fn expand(container: &Container) -> TokenStream {
-    let p = private();
+    let p = private(&container.krate);
     let ident = &container.ident;
     let vis = &container.vis;
     let iter = iter_lifetime();
@@ -53,7 +53,7 @@ pub fn expand(container: &Container) -> TokenStream {
             }
             continue;
         }
-        let strategy = row_strategy(field);
+        let strategy = row_strategy(&container.krate, field);
         let column = quote!(<#strategy as #p::CodecDe<#iter, #ty>>::Iter);
         predicates.extend(crate::common::element_bound_of(container, field, &ty));
         if mentions_type_param(generics, &field.ty) {

@@ -53,10 +53,7 @@ fn expand(
     if let Some(container) = &container {
         internals::check::check(&cx, container);
     }
-    let krate = container.as_ref().and_then(|c| c.args.krate.clone());
-    common::with_crate_path(common::resolve_crate_path(krate), || {
-        finish(cx, input, container)
-    })
+    finish(cx, input, container)
 }
 
 fn finish(
@@ -105,7 +102,7 @@ fn generate(container: &Container) -> proc_macro2::TokenStream {
 /// compiled into a program (the error stops the build), so the user sees the one error
 /// and not a cascade of "trait not implemented" at every use.
 fn fallback(container: &Container) -> proc_macro2::TokenStream {
-    let p = common::private();
+    let p = common::private(&container.krate);
     let ident = &container.ident;
     let (impl_generics, ty_generics, where_clause) = container.generics.split_for_impl();
     let de_generics = common::with_de_lifetime(&container.generics, &common::de_lifetime());

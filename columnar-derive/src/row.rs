@@ -18,7 +18,7 @@ fn column_var(field: &crate::internals::ast::Field) -> syn::Ident {
 
 /// `EncodeRows`, `DecodeRows` and the `VecRow` / `MapRow` markers.
 pub fn expand(container: &Container) -> TokenStream {
-    let p = private();
+    let p = private(&container.krate);
     let ident = &container.ident;
     let encode = encode_rows(container);
     let decode = decode_rows(container);
@@ -38,7 +38,7 @@ pub fn expand(container: &Container) -> TokenStream {
 }
 
 fn encode_rows(container: &Container) -> TokenStream {
-    let p = private();
+    let p = private(&container.krate);
     let ident = &container.ident;
     let fields: Vec<_> = container.written().collect();
     let predicates = fields
@@ -46,7 +46,7 @@ fn encode_rows(container: &Container) -> TokenStream {
         .filter(|field| mentions_type_param(&container.generics, &field.ty))
         .map(|field| {
             let ty = &field.ty;
-            let strategy = row_strategy(field);
+            let strategy = row_strategy(&container.krate, field);
             quote!(for<'__r> #strategy: #p::Codec<'__r, #ty>)
         })
         .chain(
@@ -61,14 +61,14 @@ fn encode_rows(container: &Container) -> TokenStream {
     let encoders = fields.iter().map(|field| {
         let ty = &field.ty;
         let var = local(field);
-        let strategy = row_strategy(field);
-        let p = private_at(ty.span());
+        let strategy = row_strategy(&container.krate, field);
+        let p = private_at(&container.krate, ty.span());
         quote_spanned!(ty.span()=> let mut #var = #p::encoder::<#strategy, #ty>();)
     });
     let pushes = fields.iter().map(|field| {
         let var = local(field);
         let name = &field.ident;
-        let p = private_at(field.ty.span());
+        let p = private_at(&container.krate, field.ty.span());
         quote_spanned!(field.ty.span()=> #p::ColumnEncoder::push(&mut #var, &__row.#name)?;)
     });
     let finishes = fields.iter().map(|field| {
@@ -108,7 +108,7 @@ fn encode_rows(container: &Container) -> TokenStream {
 }
 
 fn decode_rows(container: &Container) -> TokenStream {
-    let p = private();
+    let p = private(&container.krate);
     let ident = &container.ident;
     let de = de_lifetime();
     let mut predicates = Vec::new();
@@ -118,7 +118,7 @@ fn decode_rows(container: &Container) -> TokenStream {
         }
         let ty = &field.ty;
         if !field.is_skipped() {
-            let strategy = row_strategy(field);
+            let strategy = row_strategy(&container.krate, field);
             predicates.push(quote!(#strategy: #p::CodecDe<#de, #ty>));
         }
         if field.is_skipped() || field.is_optional() {
@@ -140,7 +140,7 @@ fn decode_rows(container: &Container) -> TokenStream {
     let required = container.required().map(|field| {
         let ty = &field.ty;
         let column = column_var(field);
-        let strategy = row_strategy(field);
+        let strategy = row_strategy(&container.krate, field);
         quote_spanned!(ty.span()=> let mut #column = __columns.required_iter::<#strategy, #ty>()?;)
     });
     let optional_slots = container.optional().map(|field| {
@@ -151,7 +151,7 @@ fn decode_rows(container: &Container) -> TokenStream {
         let ty = &field.ty;
         let column = column_var(field);
         let index = field.index();
-        let strategy = row_strategy(field);
+        let strategy = row_strategy(&container.krate, field);
         quote_spanned!(ty.span()=> #index => __column.iter::<#strategy, #ty>(&mut #column),)
     });
     let optionals = if container.optional().count() > 0 {

@@ -15,12 +15,12 @@ use crate::internals::attr::Class;
 
 /// `impl Serialize`: a sequence of the written fields, optional ones as `(index, bytes)`.
 pub fn serialize(container: &Container) -> TokenStream {
-    let p = private();
+    let p = private(&container.krate);
     let ident = &container.ident;
     let mut predicates = Vec::new();
     for field in container.written() {
         if mentions_type_param(&container.generics, &field.ty) {
-            predicates.extend(serialize_bounds(field));
+            predicates.extend(serialize_bounds(&container.krate, field));
         }
     }
     let generics = with_predicates(&container.generics, predicates);
@@ -31,10 +31,10 @@ pub fn serialize(container: &Container) -> TokenStream {
         .chain(container.optional())
         .map(|field| {
             let name = &field.ident;
-            let value = serialize_value(field, quote!(&self.#name));
+            let value = serialize_value(&container.krate, field, quote!(&self.#name));
             if field.is_optional() {
                 let index = field.index();
-                let p = private_at(field.ty.span());
+                let p = private_at(&container.krate, field.ty.span());
                 quote_spanned! {field.ty.span()=>
                     let __bytes = #p::encode_value(#value).map_err(#p::ser_error::<__S::Error>)?;
                     __seq.serialize_element(&#p::OptionalEntry(#index, &__bytes))?;
@@ -56,29 +56,29 @@ pub fn serialize(container: &Container) -> TokenStream {
     }
 }
 
-fn serialize_value(field: &Field, value: TokenStream) -> TokenStream {
+fn serialize_value(krate: &syn::Path, field: &Field, value: TokenStream) -> TokenStream {
     let ty = &field.ty;
     match field.class() {
         Some(Class::Vec) => {
             let row = container_args(ty)
                 .1
                 .map_or_else(|| quote!(_), |row| quote!(#row));
-            let p = private_at(ty.span());
+            let p = private_at(krate, ty.span());
             quote_spanned!(ty.span()=> &#p::VecContainer::<#row, #ty>::new(#value))
         }
         Some(Class::Map) => {
             let (key, row) = container_args(ty);
             let key = key.map_or_else(|| quote!(_), |key| quote!(#key));
             let row = row.map_or_else(|| quote!(_), |row| quote!(#row));
-            let p = private_at(ty.span());
+            let p = private_at(krate, ty.span());
             quote_spanned!(ty.span()=> &#p::MapContainer::<#key, #row, #ty>::new(#value))
         }
         None => value,
     }
 }
 
-fn serialize_bounds(field: &Field) -> Vec<TokenStream> {
-    let p = private();
+fn serialize_bounds(krate: &syn::Path, field: &Field) -> Vec<TokenStream> {
+    let p = private(krate);
     let ty = &field.ty;
     match field.class() {
         Some(class) => {
@@ -101,8 +101,13 @@ fn serialize_bounds(field: &Field) -> Vec<TokenStream> {
     }
 }
 
-fn deserialize_bounds(field: &Field, ty: &Type, de: &Lifetime) -> Vec<TokenStream> {
-    let p = private();
+fn deserialize_bounds(
+    krate: &syn::Path,
+    field: &Field,
+    ty: &Type,
+    de: &Lifetime,
+) -> Vec<TokenStream> {
+    let p = private(krate);
     let mut bounds = Vec::new();
     if field.is_skipped() || field.is_optional() {
         bounds.push(quote!(#ty: #p::Default));
@@ -110,7 +115,7 @@ fn deserialize_bounds(field: &Field, ty: &Type, de: &Lifetime) -> Vec<TokenStrea
     if !field.is_skipped() {
         // Bound the decoding wrapper, not the type parameters inside it: a user's own
         // `K: DeserializeOwned` next to an added `K: Deserialize<'de>` would be ambiguous.
-        let wrapper = table_wrapper(field, ty, None);
+        let wrapper = table_wrapper(krate, field, ty, None);
         bounds.push(quote!(#wrapper: #p::serde::Deserialize<#de>));
     }
     bounds
@@ -144,11 +149,16 @@ fn deserialize_impl(
     de: &Lifetime,
     fields: Vec<DecodedField<'_>>,
 ) -> TokenStream {
-    let p = private();
+    let p = private(&container.krate);
     let mut predicates = Vec::new();
     for decoded in &fields {
         if decoded.iter_rows.is_none() && mentions_type_param(&container.generics, &decoded.ty) {
-            predicates.extend(deserialize_bounds(decoded.field, &decoded.ty, de));
+            predicates.extend(deserialize_bounds(
+                &container.krate,
+                decoded.field,
+                &decoded.ty,
+                de,
+            ));
         }
     }
     // `{Table}Iter` has `'__iter` in place of the table's lifetimes.
@@ -168,8 +178,8 @@ fn deserialize_impl(
 
     let required = fields.iter().filter(|decoded| !decoded.field.is_skipped() && !decoded.field.is_optional()).map(|decoded| {
         let var = local(decoded.field);
-        let wrapper = table_wrapper(decoded.field, &decoded.ty, decoded.iter_rows.as_ref());
-        let p = private_at(decoded.ty.span());
+        let wrapper = table_wrapper(&container.krate, decoded.field, &decoded.ty, decoded.iter_rows.as_ref());
+        let p = private_at(&container.krate, decoded.ty.span());
         quote_spanned!(decoded.ty.span()=> let #var = #p::next_field::<#wrapper, __A>(__columns.seq())?;)
     });
     let optional: Vec<_> = fields
@@ -184,13 +194,13 @@ fn deserialize_impl(
     let arms = optional.iter().map(|decoded| {
         let var = local(decoded.field);
         let index = decoded.field.index();
-        let wrapper = table_wrapper(decoded.field, &decoded.ty, None);
+        let wrapper = table_wrapper(&container.krate, decoded.field, &decoded.ty, None);
         quote_spanned!(decoded.ty.span()=> #index => __column.value::<#wrapper>(&mut #var),)
     });
     let inits = fields.iter().map(|decoded| {
         let name = &decoded.field.ident;
         let var = local(decoded.field);
-        let p = private_at(decoded.ty.span());
+        let p = private_at(&container.krate, decoded.ty.span());
         if decoded.field.is_skipped() {
             quote_spanned!(decoded.ty.span()=> #name: #p::Default::default())
         } else if decoded.field.is_optional() {
@@ -250,7 +260,7 @@ fn iter_table_generics(container: &Container) -> syn::Generics {
 
 /// `{Table}Iter<'__iter, ...>`, its `Deserialize`, and `impl TableIter for Table`.
 pub fn table_iter(container: &Container) -> TokenStream {
-    let p = private();
+    let p = private(&container.krate);
     let ident = &container.ident;
     let vis = &container.vis;
     let iter_ident = format_ident!("{}Iter", ident);

@@ -20,8 +20,9 @@ use serde::de::{self, DeserializeSeed, SeqAccess, Visitor};
 use serde::ser::{SerializeSeq, SerializeTuple};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::strategy::{CodecDe, Wrapper};
-use crate::wire::{self, Reader};
+use crate::column::{CodecDe, Wrapper};
+use crate::context::{DecodeContext, LocatedBytes};
+use crate::wire;
 use crate::{Error, ErrorKind, Result};
 
 /// A row type whose fields become columns (`#[columnar(vec)]` or `#[columnar(map)]`).
@@ -251,11 +252,11 @@ impl<'de, A: SeqAccess<'de>> ColumnsReader<'de, A> {
     pub fn required_iter<S: CodecDe<'de, T>, T>(
         &mut self,
     ) -> std::result::Result<S::Iter, A::Error> {
-        let bytes: &'de [u8] = self
+        let context = self
             .seq
-            .next_element_seed(RawBytes)?
+            .next_element_seed(LocatedBytes)?
             .ok_or_else(|| container_error(ErrorKind::UnexpectedEnd, "missing column"))?;
-        Ok(S::iter(bytes, crate::iter::input_offset(bytes)))
+        Ok(S::iter(context))
     }
 
     /// Reads the remaining elements as optional columns `(index, column)` and hands each to
@@ -305,23 +306,11 @@ impl<'de, A: SeqAccess<'de>> ColumnsReader<'de, A> {
     }
 }
 
-/// A borrowed byte string.
-struct RawBytes;
-
-impl<'de> DeserializeSeed<'de> for RawBytes {
-    type Value = &'de [u8];
-    fn deserialize<D: Deserializer<'de>>(
-        self,
-        deserializer: D,
-    ) -> std::result::Result<&'de [u8], D::Error> {
-        <&'de [u8]>::deserialize(deserializer)
-    }
-}
-
 /// One optional column (or optional table field) found in the input.
 pub struct OptionalColumn<'de, 'a> {
-    bytes: &'de [u8],
-    /// A container column is wrapped in a second byte string inside `bytes`.
+    /// The bytes after the index, where they sit, and the depth left.
+    context: DecodeContext<'de>,
+    /// A container column is wrapped in a second byte string inside the bytes.
     wrapped: bool,
     _found: PhantomData<&'a ()>,
 }
@@ -335,25 +324,20 @@ impl<'de> OptionalColumn<'de, '_> {
         let column = self.column()?;
         if slot.is_some() {
             // Reported where the repeated column starts.
-            let at = column.as_ptr() as usize - self.bytes.as_ptr() as usize;
-            return Err(duplicate_index().shifted(at));
+            return Err(duplicate_index(column.offset()));
         }
-        *slot = Some(S::iter(column, crate::iter::input_offset(column)));
+        *slot = Some(S::iter(column));
         Ok(true)
     }
 
     /// The column inside its second byte string. Only known columns are unwrapped, so an
     /// unknown index may hold any bytes, as `serde_columnar` allows.
-    fn column(&self) -> Result<&'de [u8]> {
-        if !self.wrapped {
-            return Ok(self.bytes);
+    fn column(&self) -> Result<DecodeContext<'de>> {
+        if self.wrapped {
+            self.context.inner_byte_string()
+        } else {
+            Ok(self.context)
         }
-        let mut reader = Reader::new(self.bytes);
-        let column = reader.read_bytes()?;
-        if !reader.is_empty() {
-            return Err(Error::at(ErrorKind::TrailingBytes, reader.offset()));
-        }
-        Ok(column)
     }
 
     /// Decodes an optional table field through the wrapper `W` into `slot`.
@@ -363,16 +347,19 @@ impl<'de> OptionalColumn<'de, '_> {
     /// already filled.
     pub fn value<W: Deserialize<'de> + Wrapper>(self, slot: &mut Option<W::Value>) -> Result<bool> {
         if slot.is_some() {
-            return Err(duplicate_index());
+            return Err(duplicate_index(self.context.offset()));
         }
-        *slot = Some(wire::from_bytes::<W>(self.bytes)?.into_value());
+        let mut deserializer = self.context.deserializer();
+        let value = W::deserialize(&mut deserializer)?;
+        deserializer.end()?;
+        *slot = Some(value.into_value());
         Ok(true)
     }
 }
 
 #[cold]
-fn duplicate_index() -> Error {
-    Error::with_message(ErrorKind::BadHeader, "optional index given twice").or_offset(0)
+fn duplicate_index(at: usize) -> Error {
+    Error::with_message(ErrorKind::BadHeader, "optional index given twice").or_offset(at)
 }
 
 struct OptionalSeed<'a, F> {
@@ -407,84 +394,16 @@ where
         let index: u64 = seq.next_element()?.ok_or_else(|| {
             container_error(ErrorKind::UnexpectedEnd, "optional field without index")
         })?;
-        seq.next_element_seed(OptionalBody { index, outer: self })?
-            .ok_or_else(|| {
-                container_error(ErrorKind::UnexpectedEnd, "optional field without bytes")
-            })
-    }
-}
-
-struct OptionalBody<'a, F> {
-    index: u64,
-    outer: OptionalSeed<'a, F>,
-}
-
-impl<'de, F> DeserializeSeed<'de> for OptionalBody<'_, F>
-where
-    F: FnMut(u64, OptionalColumn<'de, '_>) -> Result<bool>,
-{
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(
-        self,
-        deserializer: D,
-    ) -> std::result::Result<(), D::Error> {
-        deserializer.deserialize_bytes(self)
-    }
-}
-
-impl<'de, F> Visitor<'de> for OptionalBody<'_, F>
-where
-    F: FnMut(u64, OptionalColumn<'de, '_>) -> Result<bool>,
-{
-    type Value = ();
-    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
-        formatter.write_str("the bytes of an optional field")
-    }
-    fn visit_borrowed_bytes<E: de::Error>(self, body: &'de [u8]) -> std::result::Result<(), E> {
-        let OptionalBody { index, outer } = self;
-        let mut read = || -> Result<()> {
-            let column = OptionalColumn {
-                bytes: body,
-                wrapped: outer.column_in_byte_string,
-                _found: PhantomData,
-            };
-            (outer.found)(index, column)?;
-            Ok(())
+        let context = seq.next_element_seed(LocatedBytes)?.ok_or_else(|| {
+            container_error(ErrorKind::UnexpectedEnd, "optional field without bytes")
+        })?;
+        let column = OptionalColumn {
+            context,
+            wrapped: self.column_in_byte_string,
+            _found: PhantomData,
         };
-        read().map_err(wire::de_column_error)
-    }
-}
-
-thread_local! {
-    /// How many containers are being decoded on this thread, one inside the other.
-    static CONTAINER_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-}
-
-/// One level of container nesting; leaving drops it.
-pub(crate) struct ContainerLevel(());
-
-impl ContainerLevel {
-    /// Enters a container. Containers nested in a row's column are read by a fresh
-    /// deserializer, so its depth limit does not see them; this counts them instead.
-    pub(crate) fn enter<E: de::Error>() -> std::result::Result<Self, E> {
-        let depth = CONTAINER_DEPTH.with(|depth| {
-            depth.set(depth.get() + 1);
-            depth.get()
-        });
-        let level = ContainerLevel(());
-        if depth > wire::DEFAULT_DEPTH_LIMIT {
-            return Err(container_error(
-                ErrorKind::DepthLimitExceeded,
-                "containers nested more than 128 deep",
-            ));
-        }
-        Ok(level)
-    }
-}
-
-impl Drop for ContainerLevel {
-    fn drop(&mut self) {
-        CONTAINER_DEPTH.with(|depth| depth.set(depth.get() - 1));
+        (self.found)(index, column).map_err(wire::de_column_error)?;
+        Ok(())
     }
 }
 
@@ -514,7 +433,6 @@ where
                 self,
                 seq: A,
             ) -> std::result::Result<Self::Value, A::Error> {
-                let _level = ContainerLevel::enter()?;
                 let mut columns = ColumnsReader::new(seq);
                 let rows = R::decode_rows(&mut columns)?;
                 Ok(VecContainerDe(rows.into_iter().collect(), PhantomData))
@@ -556,7 +474,6 @@ where
                 self,
                 seq: A,
             ) -> std::result::Result<Self::Value, A::Error> {
-                let _level = ContainerLevel::enter()?;
                 let mut columns = ColumnsReader::new(seq);
                 let keys: Vec<K> = columns.keys()?;
                 let rows = R::decode_rows(&mut columns)?;
@@ -664,14 +581,9 @@ impl<T> Rows<T> {
     }
 }
 
-/// Turns an error found while decoding a container into the deserializer's error, keeping
-/// its kind and offset through our deserializer.
+/// Turns an error found while decoding a container into the deserializer's error: itself
+/// through this crate's deserializer (offsets are already in the whole input), its text
+/// through another.
 pub fn de_error<E: de::Error>(err: Error) -> E {
-    // Column decoders count from the start of the input when it is known.
-    let err = if crate::iter::input_known() {
-        err.absolute()
-    } else {
-        err
-    };
     wire::de_column_error(err)
 }

@@ -144,8 +144,6 @@ struct ErrorImpl {
     kind: ErrorKind,
     offset: Option<usize>,
     message: Option<Box<str>>,
-    /// The offset is already counted from the start of the whole input.
-    absolute: bool,
 }
 
 impl ErrorDetail {
@@ -189,7 +187,6 @@ impl Error {
                 kind,
                 offset,
                 message,
-                absolute: false,
             }),
         })
     }
@@ -285,24 +282,8 @@ impl Error {
     /// Moves a known offset by `base`: used when a column's bytes sit inside a larger input.
     #[must_use]
     pub fn shifted(mut self, base: usize) -> Self {
-        if let Some(inner) = self.detail_mut() {
-            if !inner.absolute {
-                if let Some(offset) = inner.offset.as_mut() {
-                    *offset += base;
-                }
-            }
-        }
-        self
-    }
-
-    /// Marks a known offset as counted from the start of the whole input, so enclosing
-    /// decoders do not shift it again.
-    #[must_use]
-    pub(crate) fn absolute(mut self) -> Self {
-        if let Some(inner) = self.detail_mut() {
-            if inner.offset.is_some() {
-                inner.absolute = true;
-            }
+        if let Some(offset) = self.detail_mut().and_then(|inner| inner.offset.as_mut()) {
+            *offset += base;
         }
         self
     }

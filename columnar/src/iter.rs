@@ -5,16 +5,19 @@
 //! per row. A table field `#[columnar(class = "vec", iter = "Row")]` makes the derive generate
 //! `TableIter<'de>`, the table with that field as an `IterableRow`, which
 //! [`iter_from_bytes`](crate::iter_from_bytes) returns. Memory stays constant in the row count.
+//!
+//! Each column iterator is built from the decode context (bytes, offset, depth left) that
+//! its container was read with, so rows decoded after the deserializer is gone still report
+//! offsets in the whole input and keep to its depth limit.
 
-use std::cell::Cell;
 use std::fmt;
 use std::marker::PhantomData;
 
 use serde::de::{SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 
+use crate::column::{ColumnIter, Wrapper};
 use crate::container::ColumnsReader;
-use crate::strategy::Wrapper;
 use crate::{wire, Error, ErrorKind, Result};
 
 pub use crate::codec::{AnyRleIter, BoolRleIter, DeltaOfDeltaIter, DeltaRleIter, GenericIter};
@@ -37,46 +40,9 @@ pub trait IterRows<'de>: Sized {
     ) -> std::result::Result<Self, A::Error>;
 }
 
-thread_local! {
-    /// Address and length of the input of the running `iter_from_bytes`, so that iterators
-    /// created inside serde visitors report offsets in the whole input.
-    static INPUT: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
-}
-
-/// Whether a `from_bytes` / `iter_from_bytes` of this crate is running, so that column
-/// decoders count offsets from the start of its input.
-pub(crate) fn input_known() -> bool {
-    INPUT.with(Cell::get).1 > 0
-}
-
-/// The offset of `bytes` in the input of the running `from_bytes` / `iter_from_bytes`, or 0.
-pub(crate) fn input_offset(bytes: &[u8]) -> usize {
-    let (start, len) = INPUT.with(Cell::get);
-    let at = bytes.as_ptr() as usize;
-    if at >= start && at + bytes.len() <= start + len {
-        at - start
-    } else {
-        0
-    }
-}
-
-/// Runs `decode` with `bytes` known as the input, so column decoders created inside serde
-/// visitors report offsets in `bytes`.
-pub(crate) fn with_input<R>(bytes: &[u8], decode: impl FnOnce() -> R) -> R {
-    struct Restore((usize, usize));
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            INPUT.with(|input| input.set(self.0));
-        }
-    }
-    let _restore =
-        Restore(INPUT.with(|input| input.replace((bytes.as_ptr() as usize, bytes.len()))));
-    decode()
-}
-
 /// Decodes the streaming form of table `T`: each `iter` field becomes a row iterator.
 pub(crate) fn iter_from_bytes<'de, T: TableIter<'de>>(bytes: &'de [u8]) -> Result<T::Iter> {
-    with_input(bytes, || wire::from_bytes(bytes))
+    wire::from_bytes(bytes)
 }
 
 /// A table field `iter = "Row"` on its way in: the row iterator `I`.
@@ -101,7 +67,6 @@ impl<'de, I: IterRows<'de>> Deserialize<'de> for IterContainer<I> {
                 self,
                 seq: A,
             ) -> std::result::Result<Self::Value, A::Error> {
-                let _level = crate::container::ContainerLevel::enter()?;
                 let mut columns = ColumnsReader::new(seq);
                 I::iter_rows(&mut columns).map(IterContainer)
             }
@@ -134,7 +99,7 @@ impl<I> OptionalIter<I> {
     #[inline]
     pub fn column_start<T>(&self) -> usize
     where
-        I: crate::strategy::ColumnIter<T>,
+        I: ColumnIter<T>,
     {
         match self {
             OptionalIter::Present(iter) => iter.column_start(),

@@ -151,7 +151,15 @@
 //! | part | written | also accepted | rejected (kind) |
 //! | --- | --- | --- | --- |
 //! | table | required fields, then every optional field | optional fields missing (→ `Default`), unknown indexes (skipped), optional fields in any order | fewer required fields than the schema (`UnexpectedEnd`), an index given twice (`BadHeader`), bytes after the table (`TrailingBytes`) |
-//! | container | all columns of one length | optional columns missing (→ `Default`, to the length of the present columns; 0 rows when none is present), unknown indexes (their body is skipped unread) | columns of different lengths, keys and columns of different lengths (`ColumnLengthMismatch`), a missing required column (`UnexpectedEnd`), an index given twice (`BadHeader`), bytes after a known optional column inside its wrapper (`TrailingBytes`), containers nested more than 128 deep (`DepthLimitExceeded`), the codecs' errors |
+//! | container | all columns of one length | optional columns missing (→ `Default`, to the length of the present columns; 0 rows when none is present), unknown indexes (their body is skipped unread) | columns of different lengths, keys and columns of different lengths (`ColumnLengthMismatch`), a missing required column (`UnexpectedEnd`), an index given twice (`BadHeader`), bytes after a known optional column inside its wrapper (`TrailingBytes`), nesting deeper than the depth limit (`DepthLimitExceeded`, see below), the codecs' errors |
+//!
+//! Nesting is limited as in [`wire`]: 128 levels by default, or the limit given to
+//! [`wire::Deserializer::with_depth_limit`] (then `T::deserialize(&mut deserializer)`). Every
+//! level of the table counts against it wherever it sits, including the values of a row's
+//! columns, which their codecs decode after the container was read (a container in a row's
+//! column, a deep serde value in a Generic or Rle column, the lazy rows of [`iter_from_bytes`]):
+//! each container is one level, a map container's keys one more, an optional field's or
+//! column's `(index, bytes)` pair one more.
 //!
 //! `serde_columnar` zips columns of unequal length to the shortest, ignores bytes after a
 //! table and keeps the last of two equal indexes; this crate reports each as an error, so a
@@ -221,8 +229,10 @@
 pub struct ReadmeDoctests;
 
 pub mod codec;
+mod column;
 mod compat;
 mod container;
+mod context;
 pub mod error;
 pub mod iter;
 mod strategy;
@@ -294,7 +304,7 @@ pub fn to_writer<T: serde::Serialize + ?Sized, W: std::io::Write>(
 /// Malformed input, with its [`ErrorKind`] and byte offset; [`ErrorKind::TrailingBytes`] when
 /// bytes are left over.
 pub fn from_bytes<'de, T: serde::Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
-    iter::with_input(bytes, || wire::from_bytes(bytes))
+    wire::from_bytes(bytes)
 }
 
 /// Decodes a table from the front of `bytes` and returns the bytes after it.
@@ -304,7 +314,7 @@ pub fn from_bytes<'de, T: serde::Deserialize<'de>>(bytes: &'de [u8]) -> Result<T
 pub fn take_from_bytes<'de, T: serde::Deserialize<'de>>(
     bytes: &'de [u8],
 ) -> Result<(T, &'de [u8])> {
-    iter::with_input(bytes, || wire::take_from_bytes(bytes))
+    wire::take_from_bytes(bytes)
 }
 
 /// Decodes the streaming form of table `T`: every field with `iter = "Row"` becomes an
@@ -325,6 +335,7 @@ pub mod __private {
         MapContainerDe, MapRow, OptionalColumn, OptionalEntry, Rows, VecContainer, VecContainerDe,
         VecRow,
     };
+    pub use crate::context::DecodeContext;
     pub use crate::iter::{IterContainer, IterRows, OptionalIter, RowStep, TableIter};
     pub use crate::strategy::{
         encode_value, encoder, ser_error, BoolRle, Borrow, Borrowed, Codec, CodecDe, ColumnEncoder,

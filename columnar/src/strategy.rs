@@ -15,7 +15,9 @@ use crate::codec::{
     DeltaOfDeltaIter, DeltaOfDeltable, DeltaRleEncoder, DeltaRleIter, DeltaRleable, GenericEncoder,
     GenericIter,
 };
+pub use crate::column::{CodecDe, ColumnIter, Wrapper};
 use crate::container::{MapContainer, MapContainerDe, VecContainer, VecContainerDe};
+use crate::context::DecodeContext;
 use crate::{wire, Result};
 
 /// No `strategy`: the values as a postcard sequence.
@@ -68,24 +70,6 @@ pub trait ColumnEncoder<'r, T: ?Sized>: Default {
 pub trait Codec<'r, T: ?Sized> {
     /// The encoder for a column of `T` borrowed for `'r`.
     type Encoder: ColumnEncoder<'r, T>;
-}
-
-/// A strategy that can decode values of type `T` borrowing from `'de`.
-#[diagnostic::on_unimplemented(
-    message = "a `{T}` field cannot be decoded with strategy `{Self}`",
-    note = "Rle takes `Clone + Deserialize` values, DeltaRle and DeltaOfDelta integers, BoolRle `bool`"
-)]
-pub trait CodecDe<'de, T> {
-    /// The streaming decoder of a column.
-    type Iter: ColumnIter<T>;
-    /// Streams a column whose bytes sit at `base` of the input.
-    fn iter(bytes: &'de [u8], base: usize) -> Self::Iter;
-}
-
-/// A column's streaming decoder, which knows where its column starts in the input.
-pub trait ColumnIter<T>: Iterator<Item = Result<T>> {
-    /// The offset of the column's first byte in the input.
-    fn column_start(&self) -> usize;
 }
 
 macro_rules! column_iter {
@@ -155,8 +139,9 @@ impl<'r, T: Serialize + ?Sized + 'r> Codec<'r, T> for Generic {
 
 impl<'de, T: Deserialize<'de>> CodecDe<'de, T> for Generic {
     type Iter = GenericIter<'de, T>;
-    fn iter(bytes: &'de [u8], base: usize) -> Self::Iter {
-        GenericIter::with_base(bytes, base)
+    fn iter(context: DecodeContext<'de>) -> Self::Iter {
+        GenericIter::with_base(context.bytes(), context.offset())
+            .with_depth_limit(context.depth_left())
     }
 }
 
@@ -189,8 +174,9 @@ impl<'r, T: PartialEq + Serialize + 'r> Codec<'r, T> for Rle {
 
 impl<'de, T: Clone + Deserialize<'de>> CodecDe<'de, T> for Rle {
     type Iter = AnyRleIter<'de, T>;
-    fn iter(bytes: &'de [u8], base: usize) -> Self::Iter {
-        AnyRleIter::with_base(bytes, base)
+    fn iter(context: DecodeContext<'de>) -> Self::Iter {
+        AnyRleIter::with_base(context.bytes(), context.offset())
+            .with_depth_limit(context.depth_left())
     }
 }
 
@@ -222,8 +208,8 @@ impl<'r, T: DeltaRleable + 'r> Codec<'r, T> for DeltaRle {
 
 impl<'de, T: DeltaRleable> CodecDe<'de, T> for DeltaRle {
     type Iter = DeltaRleIter<'de, T>;
-    fn iter(bytes: &'de [u8], base: usize) -> Self::Iter {
-        DeltaRleIter::with_base(bytes, base)
+    fn iter(context: DecodeContext<'de>) -> Self::Iter {
+        DeltaRleIter::with_base(context.bytes(), context.offset())
     }
 }
 
@@ -276,8 +262,11 @@ impl<T: BoolRleable> ColumnIter<T> for BoolRleColumnIter<'_, T> {
 
 impl<'de, T: BoolRleable> CodecDe<'de, T> for BoolRle {
     type Iter = BoolRleColumnIter<'de, T>;
-    fn iter(bytes: &'de [u8], base: usize) -> Self::Iter {
-        BoolRleColumnIter(BoolRleIter::with_base(bytes, base), PhantomData)
+    fn iter(context: DecodeContext<'de>) -> Self::Iter {
+        BoolRleColumnIter(
+            BoolRleIter::with_base(context.bytes(), context.offset()),
+            PhantomData,
+        )
     }
 }
 
@@ -309,8 +298,8 @@ impl<'r, T: DeltaOfDeltable + 'r> Codec<'r, T> for DeltaOfDelta {
 
 impl<'de, T: DeltaOfDeltable> CodecDe<'de, T> for DeltaOfDelta {
     type Iter = DeltaOfDeltaIter<'de, T>;
-    fn iter(bytes: &'de [u8], base: usize) -> Self::Iter {
-        DeltaOfDeltaIter::with_base(bytes, base)
+    fn iter(context: DecodeContext<'de>) -> Self::Iter {
+        DeltaOfDeltaIter::with_base(context.bytes(), context.offset())
     }
 }
 
@@ -384,8 +373,8 @@ impl<'r, T: ?Sized, S: Codec<'r, T>> Codec<'r, T> for Borrow<S> {
 
 impl<'de, T: BorrowDe<'de>, S: CodecDe<'de, Borrowed<T>>> CodecDe<'de, T> for Borrow<S> {
     type Iter = Unwrapped<S::Iter>;
-    fn iter(bytes: &'de [u8], base: usize) -> Self::Iter {
-        Unwrapped(S::iter(bytes, base))
+    fn iter(context: DecodeContext<'de>) -> Self::Iter {
+        Unwrapped(S::iter(context))
     }
 }
 
@@ -424,14 +413,6 @@ where
     type Encoder = VecClassEncoder<'r, R, C>;
 }
 
-/// A decoding wrapper around the value it decodes.
-pub trait Wrapper {
-    /// The wrapped value's type.
-    type Value;
-    /// Unwraps the value.
-    fn into_value(self) -> Self::Value;
-}
-
 /// An iterator of `Result<W>` seen as one of `Result<W::Value>`.
 #[derive(Debug)]
 pub struct Converted<I>(I);
@@ -450,8 +431,11 @@ where
     C: FromIterator<R>,
 {
     type Iter = Converted<GenericIter<'de, VecContainerDe<R, C>>>;
-    fn iter(bytes: &'de [u8], base: usize) -> Self::Iter {
-        Converted(GenericIter::with_base(bytes, base))
+    fn iter(context: DecodeContext<'de>) -> Self::Iter {
+        Converted(
+            GenericIter::with_base(context.bytes(), context.offset())
+                .with_depth_limit(context.depth_left()),
+        )
     }
 }
 
@@ -497,8 +481,11 @@ where
     C: FromIterator<(K, R)>,
 {
     type Iter = Converted<GenericIter<'de, MapContainerDe<K, R, C>>>;
-    fn iter(bytes: &'de [u8], base: usize) -> Self::Iter {
-        Converted(GenericIter::with_base(bytes, base))
+    fn iter(context: DecodeContext<'de>) -> Self::Iter {
+        Converted(
+            GenericIter::with_base(context.bytes(), context.offset())
+                .with_depth_limit(context.depth_left()),
+        )
     }
 }
 
@@ -510,8 +497,8 @@ pub fn encode_value<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
     wire::to_vec(value)
 }
 
-/// Turns an encode error into the serializer's error, keeping its kind through our
-/// serializer.
+/// Turns an encode error into the serializer's error: itself through this crate's serializer,
+/// its text through another.
 pub fn ser_error<E: serde::ser::Error>(err: crate::Error) -> E {
     wire::ser_column_error(err)
 }

@@ -102,6 +102,9 @@ fn round_trip() {
     let back: Table = columnar::from_bytes(&bytes).unwrap();
     assert_eq!(back, table);
     assert!(matches!(back.rows[0].text, Cow::Borrowed(_)));
+    // Another deserializer knows nothing of the columns' decode context, and still reads
+    // every container, optional column and optional field.
+    assert_eq!(postcard::from_bytes::<Table>(&bytes).unwrap(), table);
     let iter = columnar::iter_from_bytes::<Table>(&bytes).unwrap();
     let streamed: Vec<Row> = iter.rows.map(Result::unwrap).collect();
     assert_eq!(streamed, rows);

@@ -1,5 +1,6 @@
 //! The struct and its fields as the code generators see them.
 
+use proc_macro2::Span;
 use syn::{Fields, Generics, Ident, Type, Visibility};
 
 use super::attr::{Class, FieldArgs, Strategy, StructArgs};
@@ -12,6 +13,9 @@ pub struct Container {
     pub generics: Generics,
     pub args: StructArgs,
     pub fields: Vec<Field>,
+    /// The library's path as the user's crate knows it (see [`resolve_crate_path`]); every
+    /// generated path starts with it.
+    pub krate: syn::Path,
 }
 
 /// One named field and its arguments.
@@ -41,6 +45,30 @@ impl Field {
     pub fn borrows(&self) -> bool {
         self.args.borrow.is_some()
     }
+}
+
+/// The path the user's crate knows the library by: `#[columnar(crate = "...")]` if given,
+/// else the name its Cargo.toml gives the `columnar-codec` package (renamed or not), else the name
+/// of a `serde_columnar` dependency (the compatibility package, or a rename), else `columnar`.
+pub fn resolve_crate_path(explicit: Option<syn::Path>) -> syn::Path {
+    use proc_macro_crate::{crate_name, FoundCrate};
+    if let Some(path) = explicit {
+        return path;
+    }
+    let name = ["columnar-codec", "serde_columnar"]
+        .into_iter()
+        .find_map(|package| match crate_name(package) {
+            // `columnar-codec = "0.1"` unrenamed: the extern name is the library's, `columnar`.
+            Ok(FoundCrate::Name(name)) if name == "columnar_codec" => Some("columnar".to_owned()),
+            Ok(FoundCrate::Name(name)) => Some(name),
+            // Inside the library's own tests, examples and doctests.
+            Ok(FoundCrate::Itself) if package == "columnar-codec" => Some("columnar".to_owned()),
+            Ok(FoundCrate::Itself) => Some(package.to_owned()),
+            Err(_) => None,
+        })
+        .unwrap_or_else(|| "columnar".to_owned());
+    let ident = Ident::new(&name, Span::call_site());
+    syn::parse_quote!(::#ident)
 }
 
 /// The argument lists of `#[columnar(...)]` attributes that are not the macro's own.
@@ -115,12 +143,14 @@ impl Container {
                 args: field_args,
             });
         }
+        let krate = resolve_crate_path(args.krate.clone());
         Some(Container {
             ident: item.ident.clone(),
             vis: item.vis.clone(),
             generics: item.generics.clone(),
             args,
             fields: model,
+            krate,
         })
     }
 

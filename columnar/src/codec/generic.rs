@@ -147,6 +147,15 @@ impl<'de, T: Deserialize<'de>> GenericIter<'de, T> {
         }
     }
 
+    /// Sets how deep each value may nest (default
+    /// [`DEFAULT_DEPTH_LIMIT`](crate::wire::DEFAULT_DEPTH_LIMIT)): a column found inside a
+    /// container gets the depth its container has left.
+    #[must_use]
+    pub fn with_depth_limit(mut self, limit: usize) -> Self {
+        self.de = self.de.with_depth_limit(limit);
+        self
+    }
+
     fn try_next(&mut self) -> Result<Option<T>> {
         let left = match self.left {
             Some(left) => left,

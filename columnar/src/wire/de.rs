@@ -1,7 +1,6 @@
 //! serde glue: a [`Deserializer`] over a byte slice that borrows `&str` / `&[u8]` from it.
 
-use std::cell::Cell;
-
+use serde::de::value::BorrowedBytesDeserializer;
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 
 use super::Reader;
@@ -143,31 +142,47 @@ pub fn take_from_bytes<'de, T: de::Deserialize<'de>>(bytes: &'de [u8]) -> Result
     Ok((value, deserializer.remaining()))
 }
 
-thread_local! {
-    /// The last error a column's `Deserialize` impl turned into a serde custom error.
-    static COLUMN_ERROR: Cell<Option<Error>> = const { Cell::new(None) };
+/// The newtype name by which a column asks for a byte string together with its decode
+/// context (see [`crate::context`]). No other deserializer knows it: they hand the newtype's
+/// content to the visitor, which then reads a plain byte string with no context.
+pub(crate) const LOCATED_BYTES: &str = "\0columnar::LocatedBytes";
+
+/// Whether `name` is [`LOCATED_BYTES`] (compared by address first: the same constant).
+#[inline]
+fn is_located_bytes(name: &'static str) -> bool {
+    std::ptr::eq(name, LOCATED_BYTES) || name == LOCATED_BYTES
 }
 
-/// Turns a codec error into the deserializer's error type `E`, remembering the original so
-/// that [`Deserializer`] can restore its kind and offset (serde's `custom` keeps only text).
-pub(crate) fn de_column_error<E: de::Error>(err: Error) -> E {
-    let custom = E::custom(&err);
-    COLUMN_ERROR.with(|slot| slot.set(Some(err)));
-    custom
+/// Hands a byte string to a visitor of [`LOCATED_BYTES`] as a sequence of three: the bytes,
+/// the offset of their first byte, and the depth left to values nested in them.
+struct LocatedAccess<'de> {
+    bytes: &'de [u8],
+    offset: usize,
+    depth_left: usize,
+    next: u8,
 }
 
-/// Restores a codec error raised inside the byte string starting at `payload_base`, or else
-/// pins `err` to `start`.
-#[cold]
-fn recover_column_error(err: Error, start: usize, payload_base: usize) -> Error {
-    if err.kind() == ErrorKind::Message {
-        if let Some(original) = COLUMN_ERROR.with(Cell::take) {
-            if err.message() == Some(original.to_string().as_str()) {
-                return original.shifted(payload_base).or_offset(start);
-            }
+impl<'de> de::SeqAccess<'de> for LocatedAccess<'de> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        let at = self.next;
+        self.next = self.next.saturating_add(1);
+        match at {
+            0 => seed
+                .deserialize(BorrowedBytesDeserializer::<Error>::new(self.bytes))
+                .map(Some),
+            1 => seed.deserialize(self.offset.into_deserializer()).map(Some),
+            2 => seed
+                .deserialize(self.depth_left.into_deserializer())
+                .map(Some),
+            _ => Ok(None),
         }
     }
-    err.or_offset(start)
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(3usize.saturating_sub(usize::from(self.next)))
+    }
 }
 
 struct SeqAccess<'a, 'de> {
@@ -396,7 +411,8 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         let payload_base = self.reader.offset() - bytes.len();
         visitor
             .visit_borrowed_bytes::<Error>(bytes)
-            .map_err(|e| recover_column_error(e, start, payload_base))
+            // A visitor of a plain byte string counts offsets from its first byte.
+            .map_err(|e| e.shifted(payload_base).or_offset(start))
     }
 
     #[inline]
@@ -438,10 +454,21 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     #[inline]
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
-        _name: &'static str,
+        name: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
         let start = self.reader.offset();
+        if is_located_bytes(name) {
+            let bytes = self.reader.read_bytes()?;
+            let access = LocatedAccess {
+                bytes,
+                offset: self.reader.offset() - bytes.len(),
+                depth_left: self.depth_left,
+                next: 0,
+            };
+            // The visitor was given absolute offsets: its errors need no shift.
+            return visitor.visit_seq(access).map_err(|e| e.or_offset(start));
+        }
         self.nested(|de| visitor.visit_newtype_struct(de))
             .map_err(|e| e.or_offset(start))
     }
@@ -451,14 +478,14 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         let start = self.reader.offset();
         let len = self.reader.read_varint_usize()?;
         self.nested(|de| visitor.visit_seq(SeqAccess { de, left: len }))
-            .map_err(|e| recover_column_error(e, start, 0))
+            .map_err(|e| e.or_offset(start))
     }
 
     #[inline]
     fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
         let start = self.reader.offset();
         self.nested(|de| visitor.visit_seq(SeqAccess { de, left: len }))
-            .map_err(|e| recover_column_error(e, start, 0))
+            .map_err(|e| e.or_offset(start))
     }
 
     #[inline]

@@ -46,7 +46,9 @@
 //! The format is not self-describing: `deserialize_any`, `deserialize_ignored_any` and
 //! `deserialize_identifier` are [`ErrorKind::Unsupported`].
 //! Nesting (sequences, tuples, structs, maps, enums, `Some`, newtypes) is limited to
-//! [`DEFAULT_DEPTH_LIMIT`] levels, configurable with [`Deserializer::with_depth_limit`].
+//! [`DEFAULT_DEPTH_LIMIT`] levels, configurable with [`Deserializer::with_depth_limit`]. A
+//! table's columns, which their codecs decode later with readers of their own, are handed the
+//! depth left where they were read, so the limit covers everything nested in them too.
 //!
 //! ## Canonical vs accepted
 //!
@@ -62,14 +64,15 @@
 //! Entry points that decode a whole input ([`from_bytes`]) reject bytes after the value
 //! (`TrailingBytes`); [`take_from_bytes`] returns them instead.
 
+mod carry;
 mod de;
 mod ser;
 
 pub use de::{from_bytes, take_from_bytes, Deserializer, DEFAULT_DEPTH_LIMIT};
 pub use ser::{append, to_vec, Serializer};
 
-pub(crate) use de::de_column_error;
-pub(crate) use ser::ser_column_error;
+pub(crate) use carry::{de_column_error, ser_column_error};
+pub(crate) use de::LOCATED_BYTES;
 
 use crate::{Error, ErrorKind, Result};
 

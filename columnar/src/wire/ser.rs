@@ -1,7 +1,5 @@
 //! serde glue: a [`Serializer`] that writes postcard bytes into a `Vec<u8>` it owns.
 
-use std::cell::Cell;
-
 use serde::ser::{self, Serialize};
 
 use super::{
@@ -74,32 +72,7 @@ pub fn append<T: Serialize + ?Sized>(value: &T, out: &mut Vec<u8>) -> Result<()>
     let mut serializer = Serializer::from_vec(std::mem::take(out));
     let result = value.serialize(&mut serializer);
     *out = serializer.out;
-    result.map_err(recover_column_error)
-}
-
-thread_local! {
-    /// The last error a column's `Serialize` impl turned into a serde custom error.
-    static COLUMN_ERROR: Cell<Option<Error>> = const { Cell::new(None) };
-}
-
-/// Turns a codec error into the serializer's error type `E`, remembering the original so that
-/// [`append`] / [`to_vec`] can restore its kind (serde's `custom` keeps only text).
-pub(crate) fn ser_column_error<E: ser::Error>(err: Error) -> E {
-    let custom = E::custom(&err);
-    COLUMN_ERROR.with(|slot| slot.set(Some(err)));
-    custom
-}
-
-#[cold]
-fn recover_column_error(err: Error) -> Error {
-    if err.kind() == ErrorKind::Message {
-        if let Some(original) = COLUMN_ERROR.with(Cell::take) {
-            if err.message() == Some(original.to_string().as_str()) {
-                return original;
-            }
-        }
-    }
-    err
+    result
 }
 
 impl ser::Serializer for &mut Serializer {
