@@ -10,47 +10,21 @@
 //! (de)serializer (postcard, a user's), they fall back to `E::custom` with the error's text.
 //!
 //! Telling whether `E` is [`Error`] needs the type's identity, and `E` may borrow (serde does
-//! not bound it by `'static`), so [`std::any::Any`] cannot be used: [`type_id_erasing_lifetimes`]
-//! computes the `TypeId` with lifetimes erased, which is exact here because [`Error`] has no
-//! lifetime parameter. This replaces a thread-local slot matched by comparing message texts.
+//! not bound it by `'static`), so [`std::any::Any`] cannot be used: the `typeid` crate computes
+//! the `TypeId` with lifetimes erased, which is exact here because [`Error`] has no lifetime
+//! parameter. This replaces a thread-local slot matched by comparing message texts.
 
 use std::any::TypeId;
-use std::marker::PhantomData;
 use std::mem::ManuallyDrop;
 
 use serde::{de, ser};
 
 use crate::Error;
 
-/// The `TypeId` of `T` as if all its lifetimes were `'static`.
-fn type_id_erasing_lifetimes<T: ?Sized>() -> TypeId {
-    trait IdOf {
-        fn id_of(&self) -> TypeId
-        where
-            Self: 'static;
-    }
-    impl<T: ?Sized> IdOf for PhantomData<T> {
-        fn id_of(&self) -> TypeId
-        where
-            Self: 'static,
-        {
-            TypeId::of::<T>()
-        }
-    }
-    let marker = PhantomData::<T>;
-    let short: &dyn IdOf = &marker;
-    // SAFETY: only the trait object's lifetime bound changes (`'_` to `'static`); the
-    // pointer, its vtable and the pointee (a zero-sized `PhantomData`, which holds no
-    // reference that could dangle) are the same, and `id_of` reads nothing from `self`.
-    let long: &(dyn IdOf + 'static) =
-        unsafe { std::mem::transmute::<&dyn IdOf, &(dyn IdOf + 'static)>(short) };
-    long.id_of()
-}
-
 /// `err` as a value of type `E` when `E` is [`Error`], or back as `Err(err)`.
 #[inline]
 fn as_same_type<E>(err: Error) -> Result<E, Error> {
-    if type_id_erasing_lifetimes::<E>() != TypeId::of::<Error>() {
+    if typeid::of::<E>() != TypeId::of::<Error>() {
         return Err(err);
     }
     let err = ManuallyDrop::new(err);
@@ -103,15 +77,12 @@ mod tests {
 
     #[test]
     fn lifetimes_do_not_change_the_identity_but_types_do() {
-        assert_eq!(
-            type_id_erasing_lifetimes::<&'static str>(),
-            TypeId::of::<&'static str>()
-        );
+        assert_eq!(typeid::of::<&'static str>(), TypeId::of::<&'static str>());
         fn borrowed<'a>(_: &'a str) -> TypeId {
-            type_id_erasing_lifetimes::<&'a str>()
+            typeid::of::<&'a str>()
         }
         let local = String::from("x");
         assert_eq!(borrowed(&local), TypeId::of::<&'static str>());
-        assert_ne!(type_id_erasing_lifetimes::<Error>(), TypeId::of::<String>());
+        assert_ne!(typeid::of::<Error>(), TypeId::of::<String>());
     }
 }
