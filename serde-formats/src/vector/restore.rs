@@ -2,9 +2,9 @@
 
 use std::io::Read;
 
-use super::save::INLINE_LIMIT;
+use super::strings::INLINE_LIMIT;
 use super::types::Type;
-use super::vector::{is_valid, Body, ConstantValue, Encoding, FlatData, Strings, Vector};
+use super::vector::{Body, ConstantValue, Encoding, FlatData, Strings, Vector};
 use crate::error::{Error, ErrorKind, Position, Result};
 
 /// The default limit on nesting of vectors (a type nests at most
@@ -290,7 +290,9 @@ impl<S: Source> Restorer<S> {
         let body = match encoding {
             Encoding::Flat => {
                 let nulls = self.nulls()?;
-                let data = self.flat_data(&ty, size, nulls.as_deref())?;
+                let data = self
+                    .flat_data(&ty, size, nulls.as_deref())
+                    .map_err(|err| err.or_position(Position::Byte(start)))?;
                 Body::Flat { nulls, data }
             }
             Encoding::Constant => self.constant(&ty)?,
@@ -380,66 +382,23 @@ impl<S: Source> Restorer<S> {
             return Ok(FlatData::Fixed(values));
         }
         let buffer_count = self.len("string buffer count")?;
-        let mut data = Vec::new();
+        let mut long = Vec::new();
         for _ in 0..buffer_count {
             let buffer = self.buffer("string buffer length")?;
-            if data.is_empty() {
-                data = buffer;
+            if long.is_empty() {
+                long = buffer;
             } else {
-                data.extend_from_slice(&buffer);
+                long.extend_from_slice(&buffer);
             }
         }
-        if values.len() / 16 < size {
-            return Err(Error::with_message(
-                ErrorKind::BadIndex,
-                format_args!(
-                    "values buffer of {} bytes for {size} {ty} rows",
-                    values.len()
-                ),
-            )
-            .with_position(Position::Byte(values_position)));
-        }
-        let buffers_len = data.len() as u64;
-        // Inline strings are appended after the buffers: make room once.
-        let inline: usize = values
-            .chunks_exact(16)
-            .take(size)
-            .enumerate()
-            .filter(|&(row, _)| is_valid(nulls, row))
-            .map(|(_, view)| u32::from_le_bytes([view[0], view[1], view[2], view[3]]) as usize)
-            .filter(|&len| len <= INLINE_LIMIT)
-            .sum();
-        data.reserve_exact(inline);
-        let mut spans = Vec::with_capacity(size);
-        for (row, view) in values.chunks_exact(16).take(size).enumerate() {
-            if !is_valid(nulls, row) {
-                spans.push((0, 0));
-                continue;
-            }
-            let len = u32::from_le_bytes([view[0], view[1], view[2], view[3]]) as usize;
-            if len <= INLINE_LIMIT {
-                spans.push((data.len(), len));
-                data.extend_from_slice(&view[4..4 + len]);
-                continue;
-            }
-            let mut offset = [0u8; 8];
-            offset.copy_from_slice(&view[8..16]);
-            let offset = u64::from_le_bytes(offset);
-            if offset
-                .checked_add(len as u64)
-                .is_none_or(|end| end > buffers_len)
-            {
-                return Err(Error::with_message(
-                    ErrorKind::BadIndex,
-                    format_args!(
-                        "row {row}: string of {len} bytes at offset {offset} past {buffers_len} bytes of string buffers"
-                    ),
-                )
-                .with_position(Position::Byte(values_position + 16 * row as u64)));
-            }
-            spans.push((offset as usize, len));
-        }
-        Ok(FlatData::Strings(Strings { data, spans }))
+        Ok(FlatData::Strings(Strings::from_saved(
+            values,
+            long,
+            size,
+            nulls,
+            ty.is_text(),
+            values_position,
+        )?))
     }
 
     fn constant(&mut self, ty: &Type) -> Result<Body> {
