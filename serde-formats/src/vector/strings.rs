@@ -121,21 +121,128 @@ impl Strings {
     }
 
     /// Checks the views of `size` rows read from input (`views` may be longer) against `long`,
-    /// the concatenation of the string buffers, and brings them to the canonical form in place:
-    /// null rows zeroed, inline padding and long prefixes zeroed. `text` asks for UTF-8.
+    /// the concatenation of the string buffers, and brings them to the canonical form in place.
+    /// `text` asks for UTF-8. Restoring does the same while the bytes arrive ([`ViewScan`]).
     ///
     /// # Errors
-    /// [`ErrorKind::BadIndex`] at `views_at + 16 × row` when there are fewer than `size` views
-    /// (at `views_at`) or a long view reaches past `long`; then [`ErrorKind::InvalidUtf8`]
-    /// without a position for a text row that is not UTF-8.
+    /// As [`ViewScan::finish`].
+    #[cfg(test)]
     pub(crate) fn from_saved(
         mut views: Vec<u8>,
-        mut long: Vec<u8>,
+        long: Vec<u8>,
         size: usize,
         nulls: Option<&[u8]>,
         text: bool,
         views_at: u64,
     ) -> Result<Strings> {
+        let mut scan = ViewScan::new(size, nulls, text);
+        scan.scan(&mut views, 0);
+        let long_ascii = long.is_ascii();
+        scan.finish(views, long, long_ascii, views_at)
+    }
+}
+
+/// One pass over the views of a string vector as they are read, piece by piece while each is
+/// in cache: null rows, inline padding and long prefixes zeroed (the canonical form), inline
+/// text checked for UTF-8, and what the long views need noted, to be checked against the string
+/// buffers, which come after the views, in [`ViewScan::finish`].
+pub(crate) struct ViewScan<'a> {
+    size: usize,
+    nulls: Option<&'a [u8]>,
+    text: bool,
+    /// The offset the next long string has when the strings are packed.
+    next: u64,
+    packed: bool,
+    /// The furthest end of a long string; `None` once one overflows.
+    end: Option<u64>,
+    /// The first row whose inline text is not UTF-8.
+    bad_utf8: Option<usize>,
+}
+
+impl<'a> ViewScan<'a> {
+    /// A scan of `size` rows with bitmap `nulls`; `text` asks for UTF-8.
+    pub(crate) fn new(size: usize, nulls: Option<&'a [u8]>, text: bool) -> ViewScan<'a> {
+        ViewScan {
+            size,
+            nulls,
+            text,
+            next: 0,
+            packed: true,
+            end: Some(0),
+            bad_utf8: None,
+        }
+    }
+
+    /// Scans the whole views in `piece`, which starts at byte `at` of the views buffer, a
+    /// multiple of 16 (a view split between pieces, or one past `size` rows, is not looked at).
+    pub(crate) fn scan(&mut self, piece: &mut [u8], at: usize) {
+        let first = at / VIEW;
+        if first >= self.size || !at.is_multiple_of(VIEW) {
+            return;
+        }
+        let rows = (piece.len() / VIEW).min(self.size - first);
+        for (i, slot) in piece.chunks_exact_mut(VIEW).take(rows).enumerate() {
+            let Ok(slot) = <&mut [u8; 16]>::try_from(slot) else {
+                continue;
+            };
+            let row = first + i;
+            if let Some(bits) = self.nulls {
+                if bits
+                    .get(row / 8)
+                    .is_none_or(|byte| byte >> (row % 8) & 1 == 0)
+                {
+                    *slot = [0; 16];
+                    continue;
+                }
+            }
+            let view = u128::from_le_bytes(*slot);
+            let len = view_len(slot);
+            if len <= INLINE_LIMIT {
+                // Keep the length and `len` bytes.
+                let canonical = view & (u128::MAX >> (8 * (INLINE_LIMIT - len)));
+                if canonical != view {
+                    *slot = canonical.to_le_bytes();
+                }
+                let high_bits = canonical & 0x8080_8080_8080_8080_8080_8080_0000_0000_u128;
+                if self.text
+                    && high_bits != 0
+                    && self.bad_utf8.is_none()
+                    && std::str::from_utf8(&slot[4..4 + len]).is_err()
+                {
+                    self.bad_utf8 = Some(row);
+                }
+                continue;
+            }
+            // Velox keeps the string's first bytes here; the canonical form has zeros.
+            if view & 0xffff_ffff_0000_0000 != 0 {
+                slot[4..8].fill(0);
+            }
+            let offset = view_offset(slot);
+            self.packed &= offset == self.next;
+            self.next = self.next.saturating_add(len as u64);
+            self.end = self
+                .end
+                .zip(offset.checked_add(len as u64))
+                .map(|(end, this)| end.max(this));
+        }
+    }
+
+    /// The strings, once `views` (all of them scanned) and `long`, the concatenation of the
+    /// string buffers, have been read; `long_ascii` tells whether `long` is all ASCII.
+    ///
+    /// # Errors
+    /// [`ErrorKind::BadIndex`] at `views_at` when there are fewer than `size` views, or at
+    /// `views_at + 16 × row` for the first long view that reaches past `long`; then
+    /// [`ErrorKind::InvalidUtf8`], without a position, for the first text row that is not
+    /// UTF-8.
+    pub(crate) fn finish(
+        self,
+        mut views: Vec<u8>,
+        mut long: Vec<u8>,
+        long_ascii: bool,
+        views_at: u64,
+    ) -> Result<Strings> {
+        let size = self.size;
         if views.len() / VIEW < size {
             return Err(Error::with_message(
                 ErrorKind::BadIndex,
@@ -147,64 +254,37 @@ impl Strings {
             .with_position(Position::Byte(views_at)));
         }
         views.truncate(size * VIEW);
-        // Every slice of ASCII bytes is UTF-8: one vectorised pass instead of one per row.
-        let long_checked = !text || long.is_ascii();
         let long_len = long.len() as u64;
-        // The offset the next long string has when the strings are packed.
-        let mut next = 0u64;
-        let mut packed = true;
-        let mut bad_utf8 = None;
-        for (row, slot) in views.chunks_exact_mut(VIEW).enumerate() {
-            let Ok(slot) = <&mut [u8; 16]>::try_from(slot) else {
-                continue;
-            };
-            let valid =
-                nulls.is_none_or(|bits| bits.get(row / 8).is_some_and(|b| b >> (row % 8) & 1 == 1));
-            if !valid {
-                *slot = [0; 16];
-                continue;
-            }
-            let view = u128::from_le_bytes(*slot);
-            let len = view_len(slot);
-            if len <= INLINE_LIMIT {
-                // Keep the length and `len` bytes.
-                let canonical = view & (u128::MAX >> (8 * (INLINE_LIMIT - len)));
-                if canonical != view {
-                    *slot = canonical.to_le_bytes();
+        let past = self.end.is_none_or(|end| end > long_len);
+        // Every slice of ASCII bytes is UTF-8.
+        let long_checked = !self.text || long_ascii;
+        let mut bad_utf8 = self.bad_utf8;
+        if past || !long_checked {
+            // The long views again, in row order: the first bad one is reported.
+            for (row, view) in views.chunks_exact(VIEW).enumerate() {
+                let Ok(view) = <&[u8; 16]>::try_from(view) else {
+                    continue;
+                };
+                let len = view_len(view);
+                if len <= INLINE_LIMIT {
+                    continue;
                 }
-                let high_bits = canonical & 0x8080_8080_8080_8080_8080_8080_0000_0000_u128;
-                if text
-                    && high_bits != 0
-                    && bad_utf8.is_none()
-                    && std::str::from_utf8(&slot[4..4 + len]).is_err()
-                {
-                    bad_utf8 = Some(row);
-                }
-                continue;
-            }
-            let offset = view_offset(slot);
-            if offset
-                .checked_add(len as u64)
-                .is_none_or(|end| end > long_len)
-            {
-                return Err(Error::with_message(
-                    ErrorKind::BadIndex,
-                    format_args!(
-                        "row {row}: string of {len} bytes at offset {offset} past {long_len} bytes of string buffers"
-                    ),
-                )
-                .with_position(Position::Byte(views_at + (VIEW * row) as u64)));
-            }
-            // Velox keeps the string's first bytes here; the canonical form has zeros.
-            slot[4..8].fill(0);
-            packed &= offset == next;
-            next += len as u64;
-            if !long_checked && bad_utf8.is_none() {
-                // In bounds: checked above.
-                let start = offset as usize;
-                if long
-                    .get(start..start + len)
-                    .is_none_or(|s| std::str::from_utf8(s).is_err())
+                let offset = view_offset(view);
+                let bytes = usize::try_from(offset)
+                    .ok()
+                    .and_then(|start| long.get(start..start.checked_add(len)?));
+                let Some(bytes) = bytes else {
+                    return Err(Error::with_message(
+                        ErrorKind::BadIndex,
+                        format_args!(
+                            "row {row}: string of {len} bytes at offset {offset} past {long_len} bytes of string buffers"
+                        ),
+                    )
+                    .with_position(Position::Byte(views_at + (VIEW * row) as u64)));
+                };
+                if !long_checked
+                    && bad_utf8.is_none_or(|bad| row < bad)
+                    && std::str::from_utf8(bytes).is_err()
                 {
                     bad_utf8 = Some(row);
                 }
@@ -216,14 +296,14 @@ impl Strings {
                 format_args!("row {row} of a string vector"),
             ));
         }
-        if packed {
+        if self.packed {
             // Bytes after the last long string are never read.
-            long.truncate(next as usize);
+            long.truncate(self.next as usize);
         }
         Ok(Strings {
             views,
             long,
-            packed,
+            packed: self.packed,
         })
     }
 }
