@@ -351,6 +351,18 @@ mod tests {
     }
 
     #[test]
+    fn inline_views_of_every_length_lose_their_padding() {
+        for n in 0..=INLINE_LIMIT {
+            let text = &b"abcdefghijkl"[..n];
+            let mut view = [0xffu8; 16];
+            view[..4].copy_from_slice(&(n as u32).to_le_bytes());
+            view[4..4 + n].copy_from_slice(text);
+            let strings = Strings::from_saved(view.to_vec(), Vec::new(), 1, None, true, 0).unwrap();
+            assert_eq!(strings.views(), string_view(text, 0), "length {n}");
+        }
+    }
+
+    #[test]
     fn shared_or_reordered_strings_stay_unpacked() {
         let mut views = Vec::new();
         views.extend_from_slice(&long_view(13, b"\0\0\0\0", 13));
