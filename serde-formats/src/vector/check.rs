@@ -137,36 +137,13 @@ fn check_flat(ty: &Type, size: usize, nulls: Option<&[u8]>, data: FlatData) -> R
             }
             FlatData::Fixed(bytes)
         }
-        (ty, FlatData::Strings(mut strings)) if ty.is_string() => {
-            if strings.spans.len() != size {
+        (ty, FlatData::Strings(strings)) if ty.is_string() => {
+            // Views were checked when they were made (`Strings::push`, `Strings::from_saved`).
+            if strings.len() != size {
                 return Err(bad_index(format_args!(
                     "{} strings for {size} rows",
-                    strings.spans.len()
+                    strings.len()
                 )));
-            }
-            // Every slice of ASCII bytes is UTF-8: one vectorised pass instead of one per row.
-            let check_utf8 = ty.is_text() && !strings.data.is_ascii();
-            for row in 0..size {
-                if !is_valid(nulls, row) {
-                    strings.spans[row] = (0, 0);
-                    continue;
-                }
-                let (start, len) = strings.spans[row];
-                if start
-                    .checked_add(len)
-                    .is_none_or(|end| end > strings.data.len())
-                {
-                    return Err(bad_index(format_args!(
-                        "row {row}: string of {len} bytes at {start} past {} bytes",
-                        strings.data.len()
-                    )));
-                }
-                if check_utf8 && std::str::from_utf8(strings.get(row)).is_err() {
-                    return Err(Error::with_message(
-                        ErrorKind::InvalidUtf8,
-                        format_args!("row {row} of a {ty} vector"),
-                    ));
-                }
             }
             FlatData::Strings(strings)
         }

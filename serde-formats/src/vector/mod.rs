@@ -175,6 +175,7 @@ mod restore;
 mod rows;
 mod save;
 mod scalar;
+mod strings;
 mod types;
 mod value;
 #[allow(clippy::module_inception)] // the brief's layout: `vector/vector.rs` holds the model

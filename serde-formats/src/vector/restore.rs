@@ -2,9 +2,10 @@
 
 use std::io::Read;
 
-use super::save::INLINE_LIMIT;
+use super::strings::ViewScan;
+use super::strings::INLINE_LIMIT;
 use super::types::Type;
-use super::vector::{is_valid, Body, ConstantValue, Encoding, FlatData, Strings, Vector};
+use super::vector::{Body, ConstantValue, Encoding, FlatData, Vector};
 use crate::error::{Error, ErrorKind, Position, Result};
 use crate::limits::{self, Nesting};
 
@@ -104,7 +105,15 @@ trait Source {
     fn position(&self) -> u64;
     fn read_into(&mut self, out: &mut [u8]) -> Result<()>;
     fn read_vec(&mut self, len: usize) -> Result<Vec<u8>>;
+    /// As `read_vec`, showing `visit` each piece as it arrives, with its offset in the vector
+    /// (every piece but the last is a multiple of [`PIECE`] bytes long).
+    fn read_vec_with(&mut self, len: usize, visit: impl FnMut(&mut [u8], usize))
+        -> Result<Vec<u8>>;
 }
+
+/// Pieces shown to a `read_vec_with` visitor: small enough to stay in the L1 cache, a multiple
+/// of 16 bytes (whole string views).
+const PIECE: usize = 16 * 1024;
 
 struct SliceSource<'a> {
     bytes: &'a [u8],
@@ -136,6 +145,26 @@ impl Source for SliceSource<'_> {
         self.position = end;
         Ok(bytes.to_vec())
     }
+
+    fn read_vec_with(
+        &mut self,
+        len: usize,
+        mut visit: impl FnMut(&mut [u8], usize),
+    ) -> Result<Vec<u8>> {
+        let end = self.position.saturating_add(len);
+        let bytes = self
+            .bytes
+            .get(self.position..end)
+            .ok_or_else(|| Error::at(ErrorKind::UnexpectedEnd, self.position as u64))?;
+        self.position = end;
+        let mut out = Vec::with_capacity(len);
+        for piece in bytes.chunks(PIECE) {
+            let at = out.len();
+            out.extend_from_slice(piece);
+            visit(&mut out[at..], at);
+        }
+        Ok(out)
+    }
 }
 
 struct IoSource<R> {
@@ -164,13 +193,33 @@ impl<R: Read> Source for IoSource<R> {
     }
 
     fn read_vec(&mut self, len: usize) -> Result<Vec<u8>> {
+        self.read_vec_with(len, |_, _| {})
+    }
+
+    /// Reads in pieces of at most [`CHUNK`] bytes, growing the vector as they arrive.
+    fn read_vec_with(
+        &mut self,
+        len: usize,
+        mut visit: impl FnMut(&mut [u8], usize),
+    ) -> Result<Vec<u8>> {
         let start = self.position;
         let mut out = Vec::new();
         while out.len() < len {
             let filled = out.len();
             let chunk = (len - filled).min(CHUNK);
-            out.resize(filled + chunk, 0);
-            self.fill(&mut out[filled..], start)?;
+            out.reserve(chunk);
+            // Into the spare capacity, without zeroing it first (for readers that support it).
+            let read = (&mut self.reader)
+                .take(chunk as u64)
+                .read_to_end(&mut out)
+                .map_err(|err| Error::from(err).with_position(Position::Byte(start)))?;
+            self.position += read as u64;
+            if read < chunk {
+                return Err(Error::at(ErrorKind::UnexpectedEnd, start));
+            }
+            for (i, piece) in out[filled..].chunks_mut(PIECE).enumerate() {
+                visit(piece, filled + i * PIECE);
+            }
         }
         Ok(out)
     }
@@ -285,7 +334,9 @@ impl<S: Source> Restorer<S> {
         let body = match encoding {
             Encoding::Flat => {
                 let nulls = self.nulls()?;
-                let data = self.flat_data(&ty, size, nulls.as_deref())?;
+                let data = self
+                    .flat_data(&ty, size, nulls.as_deref())
+                    .map_err(|err| err.or_position(Position::Byte(start)))?;
                 Body::Flat { nulls, data }
             }
             Encoding::Constant => self.constant(&ty)?,
@@ -358,83 +409,52 @@ impl<S: Source> Restorer<S> {
 
     fn scalar_values(&mut self, ty: &Type, size: usize, nulls: Option<&[u8]>) -> Result<FlatData> {
         let position = self.source.position();
-        let values = if self.flag()? {
-            self.buffer("values buffer length")?
-        } else if size == 0 || *ty == Type::Unknown {
-            Vec::new()
-        } else {
+        let has_values = self.flag()?;
+        if !has_values && size != 0 && *ty != Type::Unknown {
             return Err(Error::with_message(
                 ErrorKind::Unsupported,
                 "flat vector without a values buffer",
             )
             .with_position(Position::Byte(position)));
-        };
-        let values_position = self.source.position() - values.len() as u64;
+        }
         if !ty.is_string() {
             // Length and null positions are checked by `Vector::checked`.
-            return Ok(FlatData::Fixed(values));
-        }
-        let buffer_count = self.len("string buffer count")?;
-        let mut data = Vec::new();
-        for _ in 0..buffer_count {
-            let buffer = self.buffer("string buffer length")?;
-            if data.is_empty() {
-                data = buffer;
+            return Ok(FlatData::Fixed(if has_values {
+                self.buffer("values buffer length")?
             } else {
-                data.extend_from_slice(&buffer);
+                Vec::new()
+            }));
+        }
+        // The views are checked piece by piece as they arrive, the string buffers after them.
+        let mut scan = ViewScan::new(size, nulls, ty.is_text());
+        let views = if has_values {
+            let len = self.len("values buffer length")?;
+            self.source
+                .read_vec_with(len, |piece, at| scan.scan(piece, at))?
+        } else {
+            Vec::new()
+        };
+        let views_at = self.source.position() - views.len() as u64;
+        let text = ty.is_text();
+        let buffer_count = self.len("string buffer count")?;
+        let mut long = Vec::new();
+        let mut ascii = true;
+        for _ in 0..buffer_count {
+            let len = self.len("string buffer length")?;
+            let buffer = self.source.read_vec_with(len, |piece, _| {
+                if text && ascii {
+                    ascii = piece.is_ascii();
+                }
+            })?;
+            if long.is_empty() {
+                long = buffer;
+            } else {
+                long.extend_from_slice(&buffer);
             }
         }
-        if values.len() / 16 < size {
-            return Err(Error::with_message(
-                ErrorKind::BadIndex,
-                format_args!(
-                    "values buffer of {} bytes for {size} {ty} rows",
-                    values.len()
-                ),
-            )
-            .with_position(Position::Byte(values_position)));
-        }
-        let buffers_len = data.len() as u64;
-        // Inline strings are appended after the buffers: make room once.
-        let inline: usize = values
-            .chunks_exact(16)
-            .take(size)
-            .enumerate()
-            .filter(|&(row, _)| is_valid(nulls, row))
-            .map(|(_, view)| u32::from_le_bytes([view[0], view[1], view[2], view[3]]) as usize)
-            .filter(|&len| len <= INLINE_LIMIT)
-            .sum();
-        data.reserve_exact(inline);
-        let mut spans = Vec::with_capacity(size);
-        for (row, view) in values.chunks_exact(16).take(size).enumerate() {
-            if !is_valid(nulls, row) {
-                spans.push((0, 0));
-                continue;
-            }
-            let len = u32::from_le_bytes([view[0], view[1], view[2], view[3]]) as usize;
-            if len <= INLINE_LIMIT {
-                spans.push((data.len(), len));
-                data.extend_from_slice(&view[4..4 + len]);
-                continue;
-            }
-            let mut offset = [0u8; 8];
-            offset.copy_from_slice(&view[8..16]);
-            let offset = u64::from_le_bytes(offset);
-            if offset
-                .checked_add(len as u64)
-                .is_none_or(|end| end > buffers_len)
-            {
-                return Err(Error::with_message(
-                    ErrorKind::BadIndex,
-                    format_args!(
-                        "row {row}: string of {len} bytes at offset {offset} past {buffers_len} bytes of string buffers"
-                    ),
-                )
-                .with_position(Position::Byte(values_position + 16 * row as u64)));
-            }
-            spans.push((offset as usize, len));
-        }
-        Ok(FlatData::Strings(Strings { data, spans }))
+        Ok(FlatData::Strings(
+            scan.finish(views, long, ascii, views_at)?,
+        ))
     }
 
     fn constant(&mut self, ty: &Type) -> Result<Body> {

@@ -3,14 +3,12 @@
 use std::io::Write;
 
 use super::restore::DEFAULT_DEPTH_LIMIT;
+use super::strings::{string_view, INLINE_LIMIT};
 use super::types::Type;
 #[cfg(doc)]
 use super::types::TYPE_DEPTH_LIMIT;
 use super::vector::{Body, ConstantValue, FlatData, Strings, Vector};
 use crate::error::{Error, ErrorKind, Result};
-
-/// Longest string kept inside its 16-byte view.
-pub(crate) const INLINE_LIMIT: usize = 12;
 
 /// Writes `vector` to `writer` in the canonical form (see the [module docs](super)).
 ///
@@ -78,19 +76,6 @@ fn i32s_le(values: &[i32]) -> Vec<u8> {
     out
 }
 
-/// The 16-byte view of `bytes`: inline (length + bytes, zero padded) up to 12 bytes, else
-/// length, 4 zero bytes and `offset`.
-pub(crate) fn string_view(bytes: &[u8], offset: u64) -> [u8; 16] {
-    let mut view = [0u8; 16];
-    view[..4].copy_from_slice(&(bytes.len() as u32).to_le_bytes());
-    if bytes.len() <= INLINE_LIMIT {
-        view[4..4 + bytes.len()].copy_from_slice(bytes);
-    } else {
-        view[8..].copy_from_slice(&offset.to_le_bytes());
-    }
-    view
-}
-
 impl<W: Write> Saver<W> {
     fn bytes(&mut self, bytes: &[u8]) -> Result<()> {
         self.writer.write_all(bytes).map_err(Error::from)
@@ -145,11 +130,25 @@ impl<W: Write> Saver<W> {
         self.flag(false)
     }
 
-    /// The views, then one buffer of the long strings. Both are streamed from `strings` in two
-    /// passes, so saving allocates nothing in proportion to the vector.
-    fn strings(&mut self, strings: &Strings, size: usize) -> Result<()> {
-        const CHUNK: usize = 256;
+    /// The views, then one buffer of the long strings. Packed strings are those bytes already;
+    /// others (sharing bytes, as restored from Velox) are streamed in two passes with the
+    /// offsets computed, so saving allocates nothing in proportion to the vector.
+    fn strings(&mut self, strings: &Strings) -> Result<()> {
         self.flag(true)?;
+        if strings.is_packed() {
+            self.buffer(strings.views())?;
+            if strings.long().is_empty() {
+                return self.i32(0);
+            }
+            self.i32(1)?;
+            return self.buffer(strings.long());
+        }
+        self.strings_unpacked(strings)
+    }
+
+    fn strings_unpacked(&mut self, strings: &Strings) -> Result<()> {
+        const CHUNK: usize = 256;
+        let size = strings.len();
         self.i32(len_i32(size.saturating_mul(16))?)?;
         let mut chunk = [0u8; 16 * CHUNK];
         let mut long_len = 0usize;
@@ -157,11 +156,13 @@ impl<W: Write> Saver<W> {
         while start < size {
             let end = size.min(start + CHUNK);
             for (slot, row) in chunk.chunks_exact_mut(16).zip(start..end) {
-                let bytes = strings.get(row);
-                slot.copy_from_slice(&string_view(bytes, long_len as u64));
-                if bytes.len() > INLINE_LIMIT {
-                    long_len += bytes.len();
+                let mut view = strings.view(row);
+                let len = u32::from_le_bytes([view[0], view[1], view[2], view[3]]) as usize;
+                if len > INLINE_LIMIT {
+                    view[8..].copy_from_slice(&(long_len as u64).to_le_bytes());
+                    long_len += len;
                 }
+                slot.copy_from_slice(&view);
             }
             self.bytes(&chunk[..16 * (end - start)])?;
             start = end;
@@ -206,7 +207,7 @@ impl<W: Write> Saver<W> {
                         self.flag(true)?;
                         self.buffer(values)
                     }
-                    FlatData::Strings(strings) => self.strings(strings, vector.size),
+                    FlatData::Strings(strings) => self.strings(strings),
                     FlatData::Row(children) => {
                         self.i32(len_i32(children.len())?)?;
                         for child in children {

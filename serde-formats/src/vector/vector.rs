@@ -2,6 +2,7 @@
 //! in `check.rs`), and reading one row's value through any encoding.
 
 use super::scalar::decode_scalar;
+pub(crate) use super::strings::Strings;
 use super::types::Type;
 use super::value::Value;
 use crate::error::{Error, ErrorKind, Result};
@@ -106,39 +107,6 @@ pub(crate) enum FlatData {
         keys: Box<Vector>,
         values: Box<Vector>,
     },
-}
-
-/// The values of a `VARCHAR`/`VARBINARY` flat vector: one byte buffer and a `(start, len)` span
-/// per row. Spans may share bytes (a restored vector keeps Velox's sharing instead of copying).
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Strings {
-    pub(crate) data: Vec<u8>,
-    pub(crate) spans: Vec<(usize, usize)>,
-}
-
-impl Strings {
-    pub(crate) fn get(&self, row: usize) -> &[u8] {
-        match self.spans.get(row) {
-            Some(&(start, len)) => start
-                .checked_add(len)
-                .and_then(|end| self.data.get(start..end))
-                .unwrap_or(&[]),
-            None => &[],
-        }
-    }
-
-    pub(crate) fn push(&mut self, bytes: &[u8]) {
-        self.spans.push((self.data.len(), bytes.len()));
-        self.data.extend_from_slice(bytes);
-    }
-}
-
-impl PartialEq for Strings {
-    /// Row by row: where the bytes sit in the buffer is not part of the structure.
-    fn eq(&self, other: &Strings) -> bool {
-        self.spans.len() == other.spans.len()
-            && (0..self.spans.len()).all(|row| self.get(row) == other.get(row))
-    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -572,13 +540,23 @@ mod tests {
 
     #[test]
     fn string_equality_ignores_layout() {
+        use super::super::strings::string_view;
         let mut a = Strings::default();
-        a.push(b"hello");
+        a.push(b"hello, world!");
         a.push(b"hi");
-        let b = Strings {
-            data: b"hixhello".to_vec(),
-            spans: vec![(3, 5), (0, 2)],
-        };
+        a.push(b"hello, world!");
+        // The same rows as Velox may write them: both long rows share one string, after junk.
+        let mut views = Vec::new();
+        views.extend_from_slice(&string_view(b"hello, world!", 3));
+        views.extend_from_slice(&string_view(b"hi", 0));
+        views.extend_from_slice(&string_view(b"hello, world!", 3));
+        let b = Strings::from_saved(views, b"xyzhello, world!".to_vec(), 3, None, true, 0).unwrap();
+        assert!(a.is_packed() && !b.is_packed());
         assert_eq!(a, b);
+        let mut c = Strings::default();
+        c.push(b"hello, world?");
+        c.push(b"hi");
+        c.push(b"hello, world!");
+        assert_ne!(a, c);
     }
 }
