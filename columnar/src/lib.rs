@@ -212,6 +212,7 @@ mod compat;
 mod container;
 pub mod error;
 pub mod iter;
+mod row_hint;
 mod strategy;
 mod table;
 pub mod wire;

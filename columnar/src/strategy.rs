@@ -80,6 +80,16 @@ pub trait CodecDe<'de, T> {
     type Iter: ColumnIter<T>;
     /// Streams a column whose bytes sit at `base` of the input.
     fn iter(bytes: &'de [u8], base: usize) -> Self::Iter;
+    /// Whether [`CodecDe::count`] can tell how many values a column holds.
+    const COUNTS: bool = false;
+    /// How many values the column `bytes` holds, when the codec can tell much faster than
+    /// decoding them (`None` otherwise, or when the column is malformed). Only a capacity
+    /// hint for the rows being decoded.
+    #[inline]
+    fn count(bytes: &'de [u8]) -> Option<usize> {
+        let _ = bytes;
+        None
+    }
 }
 
 /// A column's streaming decoder, which knows where its column starts in the input.
@@ -158,6 +168,11 @@ impl<'de, T: Deserialize<'de>> CodecDe<'de, T> for Generic {
     fn iter(bytes: &'de [u8], base: usize) -> Self::Iter {
         GenericIter::with_base(bytes, base)
     }
+    const COUNTS: bool = true;
+    fn count(bytes: &'de [u8]) -> Option<usize> {
+        // A postcard sequence starts with its length.
+        wire::Reader::new(bytes).read_varint_usize().ok()
+    }
 }
 
 // ---- Rle ----
@@ -225,6 +240,10 @@ impl<'de, T: DeltaRleable> CodecDe<'de, T> for DeltaRle {
     fn iter(bytes: &'de [u8], base: usize) -> Self::Iter {
         DeltaRleIter::with_base(bytes, base)
     }
+    const COUNTS: bool = true;
+    fn count(bytes: &'de [u8]) -> Option<usize> {
+        crate::codec::delta_rle::count(bytes)
+    }
 }
 
 // ---- BoolRle ----
@@ -278,6 +297,10 @@ impl<'de, T: BoolRleable> CodecDe<'de, T> for BoolRle {
     type Iter = BoolRleColumnIter<'de, T>;
     fn iter(bytes: &'de [u8], base: usize) -> Self::Iter {
         BoolRleColumnIter(BoolRleIter::with_base(bytes, base), PhantomData)
+    }
+    const COUNTS: bool = true;
+    fn count(bytes: &'de [u8]) -> Option<usize> {
+        crate::codec::bool_rle::count(bytes)
     }
 }
 
@@ -386,6 +409,10 @@ impl<'de, T: BorrowDe<'de>, S: CodecDe<'de, Borrowed<T>>> CodecDe<'de, T> for Bo
     type Iter = Unwrapped<S::Iter>;
     fn iter(bytes: &'de [u8], base: usize) -> Self::Iter {
         Unwrapped(S::iter(bytes, base))
+    }
+    const COUNTS: bool = S::COUNTS;
+    fn count(bytes: &'de [u8]) -> Option<usize> {
+        S::count(bytes)
     }
 }
 
