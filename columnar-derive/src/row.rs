@@ -192,7 +192,7 @@ fn decode_rows(container: &Container) -> TokenStream {
                 #(#optional_slots)*
                 #optionals
                 #(#optional_iters)*
-                let mut __rows = #p::Rows::<Self>::new(__columns.expected_len());
+                let mut __rows = __columns.rows::<Self>();
                 // With no column present, absent optional columns yield defaults forever:
                 // a map gets one default row per key, a vec none.
                 let __defaults_only = !(#any_present);

@@ -10,6 +10,10 @@
 //! Before timing, the bench checks once that our bytes equal serde_columnar's and prints the
 //! encoded size of each peer.
 //!
+//! Each group ends with `floor_clone`, which decodes nothing and only clones the rows (or,
+//! when iterating, clones and drops each row): the allocation work any decoder of this row
+//! type pays, a lower bound for the peers.
+//!
 //! Decode times include dropping the decoded rows (1M `String`s and a 64 MB `Vec`), as a
 //! caller pays it too; iterate drops each row as it goes. With an owned `String` per row,
 //! allocating and freeing it is a floor shared by every peer.
@@ -274,6 +278,11 @@ fn bench_table(c: &mut Criterion) {
     g.bench_function("postcard", |b| {
         b.iter(|| postcard::from_bytes::<Vec<ChangeRow>>(black_box(&postcard_bytes)).unwrap())
     });
+    // No decoding at all: cloning the decoded rows (one allocation for the `Vec`, one per
+    // `String`), the floor under every peer above.
+    g.bench_function("floor_clone", |b| {
+        b.iter(|| black_box(&ours.changes).clone())
+    });
     g.finish();
 
     let expected: u64 = rows.iter().map(|r| r.len as u64).sum();
@@ -293,6 +302,15 @@ fn bench_table(c: &mut Criterion) {
                 serde_columnar::iter_from_bytes::<peer::ChangeTable>(black_box(&peer_bytes))
                     .unwrap();
             let sum: u64 = table.changes.map(|row| row.unwrap().len as u64).sum();
+            assert_eq!(sum, expected);
+            sum
+        })
+    });
+    // No decoding at all: cloning each row and dropping it, the floor under both peers.
+    g.bench_function("floor_clone", |b| {
+        b.iter(|| {
+            let rows = black_box(&ours.changes).iter();
+            let sum: u64 = rows.map(|row| black_box(row.clone()).len as u64).sum();
             assert_eq!(sum, expected);
             sum
         })

@@ -16,6 +16,15 @@ pub trait CodecDe<'de, T> {
     /// Streams a column, reporting offsets in the input and allowing the values the depth
     /// left in `context`.
     fn iter(context: DecodeContext<'de>) -> Self::Iter;
+    /// Whether [`CodecDe::count`] can tell how many values a column holds.
+    const COUNTS: bool = false;
+    /// How many values the column `bytes` holds, when the codec can tell much faster than
+    /// decoding them (`None` otherwise, or when the column is malformed). Only a capacity
+    /// hint for the rows being decoded.
+    #[inline]
+    fn count(_bytes: &'de [u8]) -> Option<usize> {
+        None
+    }
 }
 
 /// A column's streaming decoder, which knows where its column starts in the input.

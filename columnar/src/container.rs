@@ -214,6 +214,7 @@ pub(crate) fn container_error<E: de::Error>(kind: ErrorKind, message: &str) -> E
 pub struct ColumnsReader<'de, A> {
     seq: A,
     len: Option<usize>,
+    hint: crate::row_hint::RowsHint<'de>,
     _input: PhantomData<&'de [u8]>,
 }
 
@@ -223,6 +224,7 @@ impl<'de, A: SeqAccess<'de>> ColumnsReader<'de, A> {
         ColumnsReader {
             seq,
             len: None,
+            hint: Default::default(),
             _input: PhantomData,
         }
     }
@@ -256,7 +258,14 @@ impl<'de, A: SeqAccess<'de>> ColumnsReader<'de, A> {
             .seq
             .next_element_seed(LocatedBytes)?
             .ok_or_else(|| container_error(ErrorKind::UnexpectedEnd, "missing column"))?;
+        self.hint.see::<S, T>(context.bytes());
         Ok(S::iter(context))
+    }
+
+    /// The rows of this container, with room reserved for as many as the columns read so far
+    /// say they hold (within a bound set by their size).
+    pub fn rows<R>(&self) -> Rows<R> {
+        Rows::with_hint(self.len, self.hint.rows::<R>())
     }
 
     /// Reads the remaining elements as optional columns `(index, column)` and hands each to
@@ -514,6 +523,17 @@ impl<T> Rows<T> {
         }
     }
 
+    /// As [`Rows::new`], with room for `hint` rows when they can be allocated (a vec
+    /// container's hint; a map's rows are reserved from its key count, as they grow).
+    pub fn with_hint(expected: Option<usize>, hint: usize) -> Self {
+        let mut rows = Vec::new();
+        if expected.is_none() {
+            // Only a hint: on failure, rows grow as they decode.
+            let _ = rows.try_reserve_exact(hint);
+        }
+        Rows { rows, expected }
+    }
+
     /// How many rows were added.
     #[inline]
     pub fn len(&self) -> usize {
@@ -534,22 +554,29 @@ impl<T> Rows<T> {
     #[inline]
     pub fn push(&mut self, row: T) -> Result<()> {
         if self.rows.len() == self.rows.capacity() {
-            if self
-                .expected
-                .is_some_and(|expected| self.rows.len() >= expected)
-            {
-                return Err(self.mismatch());
-            }
-            // Doubling, or the keys' count; allocation failure is an error, not an abort.
-            let want = self.expected.unwrap_or(self.rows.len().max(64));
-            self.rows
-                .try_reserve(want.saturating_sub(self.rows.len()).max(1))
-                .map_err(|_| {
-                    Error::with_message(ErrorKind::RunCountTooLarge, "too many rows to allocate")
-                })?;
+            self.grow()?;
         }
         self.rows.push(row);
         Ok(())
+    }
+
+    /// Makes room for one more row, or reports why there is none.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self) -> Result<()> {
+        if self
+            .expected
+            .is_some_and(|expected| self.rows.len() >= expected)
+        {
+            return Err(self.mismatch());
+        }
+        // Doubling, or the keys' count; allocation failure is an error, not an abort.
+        let want = self.expected.unwrap_or(self.rows.len().max(64));
+        self.rows
+            .try_reserve(want.saturating_sub(self.rows.len()).max(1))
+            .map_err(|_| {
+                Error::with_message(ErrorKind::RunCountTooLarge, "too many rows to allocate")
+            })
     }
 
     /// The rows, once every column ended.

@@ -235,6 +235,7 @@ mod container;
 mod context;
 pub mod error;
 pub mod iter;
+mod row_hint;
 mod strategy;
 mod table;
 pub mod wire;

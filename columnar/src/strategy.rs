@@ -143,6 +143,11 @@ impl<'de, T: Deserialize<'de>> CodecDe<'de, T> for Generic {
         GenericIter::with_base(context.bytes(), context.offset())
             .with_depth_limit(context.depth_left())
     }
+    const COUNTS: bool = true;
+    fn count(bytes: &'de [u8]) -> Option<usize> {
+        // A postcard sequence starts with its length.
+        wire::Reader::new(bytes).read_varint_usize().ok()
+    }
 }
 
 // ---- Rle ----
@@ -211,6 +216,10 @@ impl<'de, T: DeltaRleable> CodecDe<'de, T> for DeltaRle {
     fn iter(context: DecodeContext<'de>) -> Self::Iter {
         DeltaRleIter::with_base(context.bytes(), context.offset())
     }
+    const COUNTS: bool = true;
+    fn count(bytes: &'de [u8]) -> Option<usize> {
+        crate::codec::delta_rle::count(bytes)
+    }
 }
 
 // ---- BoolRle ----
@@ -267,6 +276,10 @@ impl<'de, T: BoolRleable> CodecDe<'de, T> for BoolRle {
             BoolRleIter::with_base(context.bytes(), context.offset()),
             PhantomData,
         )
+    }
+    const COUNTS: bool = true;
+    fn count(bytes: &'de [u8]) -> Option<usize> {
+        crate::codec::bool_rle::count(bytes)
     }
 }
 
@@ -375,6 +388,10 @@ impl<'de, T: BorrowDe<'de>, S: CodecDe<'de, Borrowed<T>>> CodecDe<'de, T> for Bo
     type Iter = Unwrapped<S::Iter>;
     fn iter(context: DecodeContext<'de>) -> Self::Iter {
         Unwrapped(S::iter(context))
+    }
+    const COUNTS: bool = S::COUNTS;
+    fn count(bytes: &'de [u8]) -> Option<usize> {
+        S::count(bytes)
     }
 }
 

@@ -163,6 +163,17 @@ impl<'de> Runs<'de> {
     }
 }
 
+/// How many values the column holds, by summing its run lengths without producing them;
+/// `None` when it is malformed (decoding it reports where). Saturates at `usize::MAX`.
+pub(crate) fn count(bytes: &[u8]) -> Option<usize> {
+    let mut runs = Runs::new(bytes, 0);
+    let mut total = 0usize;
+    while let Some((_, count, _)) = runs.next_run().ok()? {
+        total = total.saturating_add(count);
+    }
+    Some(total)
+}
+
 /// Decodes a whole column.
 ///
 /// # Errors
@@ -238,29 +249,39 @@ impl<'de> BoolRleIter<'de> {
     }
 }
 
+impl BoolRleIter<'_> {
+    /// Starts the next run (or reports the end or an error), then yields its first value.
+    #[inline(never)]
+    fn next_slow(&mut self) -> Option<Result<bool>> {
+        if self.failed {
+            return None;
+        }
+        match self.runs.next_run() {
+            Ok(Some((value, count, _))) => {
+                self.value = value;
+                self.left = count - 1;
+                Some(Ok(value))
+            }
+            Ok(None) => None,
+            Err(err) => {
+                self.failed = true;
+                Some(Err(err))
+            }
+        }
+    }
+}
+
 impl Iterator for BoolRleIter<'_> {
     type Item = Result<bool>;
 
     #[inline]
     fn next(&mut self) -> Option<Result<bool>> {
-        if self.failed {
-            return None;
+        // Inside a run (`left` is 0 after an error): one decrement.
+        if self.left > 0 {
+            self.left -= 1;
+            return Some(Ok(self.value));
         }
-        if self.left == 0 {
-            match self.runs.next_run() {
-                Ok(Some((value, count, _))) => {
-                    self.value = value;
-                    self.left = count;
-                }
-                Ok(None) => return None,
-                Err(err) => {
-                    self.failed = true;
-                    return Some(Err(err));
-                }
-            }
-        }
-        self.left -= 1;
-        Some(Ok(self.value))
+        self.next_slow()
     }
 }
 

@@ -584,7 +584,30 @@ impl<'de, T: DeltaOfDeltable> DeltaOfDeltaIter<'de, T> {
 impl<T: DeltaOfDeltable> Iterator for DeltaOfDeltaIter<'_, T> {
     type Item = Result<T>;
 
+    #[inline]
     fn next(&mut self) -> Option<Result<T>> {
+        // Inside a run of `0` codes: one addition and one bit; anything unusual (overflow,
+        // a value outside `T`) takes the slow path, which reports it.
+        if self.zeros > 0 {
+            if let IterState::Bits(bits) = &mut self.state {
+                if let Some(value) = self.previous.checked_add(self.previous_delta) {
+                    if let Some(out) = T::from_i64(value) {
+                        self.zeros -= 1;
+                        bits.position += 1;
+                        self.previous = value;
+                        return Some(Ok(out));
+                    }
+                }
+            }
+        }
+        self.next_slow()
+    }
+}
+
+impl<T: DeltaOfDeltable> DeltaOfDeltaIter<'_, T> {
+    /// Everything but the middle of a run of `0` codes.
+    #[inline(never)]
+    fn next_slow(&mut self) -> Option<Result<T>> {
         let item = self.try_next().transpose();
         if matches!(item, Some(Err(_))) {
             self.state = IterState::Done;

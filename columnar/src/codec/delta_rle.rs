@@ -189,6 +189,30 @@ fn run_end(first: i128, delta: i128, steps: usize) -> Option<i128> {
     })
 }
 
+/// How many values the column holds, reading run headers and skipping the deltas without
+/// adding them up; `None` when it is malformed (decoding it reports where). Saturates at
+/// `usize::MAX`.
+pub(crate) fn count(bytes: &[u8]) -> Option<usize> {
+    let mut reader = Reader::new(bytes);
+    let mut total = 0usize;
+    while let Some(header) = read_run_header(&mut reader, true).ok()? {
+        let values = match header {
+            RunHeader::Repeat(len) => {
+                reader.read_zigzag_i128().ok()?;
+                len
+            }
+            RunHeader::Literal(len) => {
+                for _ in 0..len {
+                    reader.read_zigzag_i128().ok()?;
+                }
+                len
+            }
+        };
+        total = total.saturating_add(values);
+    }
+    Some(total)
+}
+
 /// Decodes a whole column.
 ///
 /// # Errors

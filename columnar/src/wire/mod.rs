@@ -308,6 +308,13 @@ impl<'de> Reader<'de> {
     /// As [`Reader::read_varint_u16`].
     #[inline]
     pub fn read_varint_u128(&mut self) -> Result<u128> {
+        // Fast path: one-byte varints dominate DeltaRle deltas.
+        if let Some(&byte) = self.bytes.get(self.pos) {
+            if byte < 0x80 {
+                self.pos += 1;
+                return Ok(u128::from(byte));
+            }
+        }
         let start = self.offset();
         let mut value: u128 = 0;
         // 128 bits need 19 bytes; the 19th may carry only 2 bits.
