@@ -5,6 +5,17 @@
 //! input is checked against the bytes left before anything is reserved); only nesting needs a
 //! counter, because a deep value costs stack, not bytes.
 
+// Each format uses part of this; dead code is checked when all four are built.
+#![cfg_attr(
+    not(all(
+        feature = "typed-column",
+        feature = "dynd",
+        feature = "toc",
+        feature = "vector"
+    )),
+    allow(dead_code)
+)]
+
 use crate::error::{Error, ErrorKind, Result};
 
 /// How deeply values may nest, unless a format's `with_depth_limit` or `Config` says
