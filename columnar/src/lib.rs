@@ -351,7 +351,7 @@ pub mod __private {
     };
 }
 
-/// The README's examples, compiled and run as doctests.
+/// The crate README's examples (columnar/README.md), compiled and run as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
-pub struct ReadmeDoctests;
+pub struct CrateReadmeDoctests;
