@@ -120,30 +120,32 @@ struct SliceSource<'a> {
     position: usize,
 }
 
-impl Source for SliceSource<'_> {
-    fn position(&self) -> u64 {
-        self.position as u64
-    }
-
-    fn read_into(&mut self, out: &mut [u8]) -> Result<()> {
-        let end = self.position.saturating_add(out.len());
-        let bytes = self
-            .bytes
-            .get(self.position..end)
-            .ok_or_else(|| Error::at(ErrorKind::UnexpectedEnd, self.position as u64))?;
-        out.copy_from_slice(bytes);
-        self.position = end;
-        Ok(())
-    }
-
-    fn read_vec(&mut self, len: usize) -> Result<Vec<u8>> {
+impl<'a> SliceSource<'a> {
+    /// The next `len` bytes, or `UnexpectedEnd` at the current position.
+    #[inline]
+    fn take(&mut self, len: usize) -> Result<&'a [u8]> {
         let end = self.position.saturating_add(len);
         let bytes = self
             .bytes
             .get(self.position..end)
             .ok_or_else(|| Error::at(ErrorKind::UnexpectedEnd, self.position as u64))?;
         self.position = end;
-        Ok(bytes.to_vec())
+        Ok(bytes)
+    }
+}
+
+impl Source for SliceSource<'_> {
+    fn position(&self) -> u64 {
+        self.position as u64
+    }
+
+    fn read_into(&mut self, out: &mut [u8]) -> Result<()> {
+        out.copy_from_slice(self.take(out.len())?);
+        Ok(())
+    }
+
+    fn read_vec(&mut self, len: usize) -> Result<Vec<u8>> {
+        Ok(self.take(len)?.to_vec())
     }
 
     fn read_vec_with(
@@ -151,12 +153,7 @@ impl Source for SliceSource<'_> {
         len: usize,
         mut visit: impl FnMut(&mut [u8], usize),
     ) -> Result<Vec<u8>> {
-        let end = self.position.saturating_add(len);
-        let bytes = self
-            .bytes
-            .get(self.position..end)
-            .ok_or_else(|| Error::at(ErrorKind::UnexpectedEnd, self.position as u64))?;
-        self.position = end;
+        let bytes = self.take(len)?;
         let mut out = Vec::with_capacity(len);
         for piece in bytes.chunks(PIECE) {
             let at = out.len();
