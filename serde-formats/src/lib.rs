@@ -20,9 +20,10 @@
 //!
 //! # Cargo features
 //!
-//! One feature per format, all on by default; a user who needs one format compiles only that
-//! one (`default-features = false, features = ["toc"]`), and the module of a format that is off
-//! does not exist.
+//! One feature per format and one for the `sfmt` tool, all on by default (as `cargo install
+//! serde-formats` expects); a user who needs one format compiles only that one
+//! (`default-features = false, features = ["toc"]`), which also leaves out the tool's
+//! dependencies, and the module of a format that is off does not exist.
 //!
 //! | feature | enables | pulls in |
 //! | --- | --- | --- |
@@ -31,7 +32,7 @@
 //! | `toc` | `toc` | `rmp`, `minicbor` (msglc's CBOR variant) |
 //! | `vector` | `vector` | `serde_json` (Velox's type JSON) |
 //! | `arrow` (off) | `vector::{to_arrow, from_arrow}`; implies `vector` | `arrow-array`, `arrow-schema`, `arrow-buffer` |
-//! | `cli` (off) | the `sfmt` binary; implies the four formats | `clap`, `indicatif`, `anyhow`, … |
+//! | `cli` | the `sfmt` binary; implies the four formats | `clap`, `indicatif`, `anyhow`, … |
 //!
 //! [`output::OutputFile`] writes a file at a path the way `cp` and editors do (atomically over
 //! regular files, in place into devices and pipes); [`toc::write_file`] and the `sfmt` tool use it.
