@@ -38,6 +38,21 @@ fn least_limits(least: impl Fn(usize) -> usize) -> [usize; 3] {
     limits
 }
 
+/// [`least_limits`] of the values `make(1)`, `make(2)`, `make(3)`, each decoded back equal.
+fn least_limits_of<T>(make: impl Fn(usize) -> T) -> [usize; 3]
+where
+    T: Serialize + for<'de> Deserialize<'de> + PartialEq + std::fmt::Debug,
+{
+    least_limits(|depth| {
+        let value = make(depth);
+        let bytes = columnar::to_vec(&value).unwrap();
+        least_limit(|limit| {
+            assert_eq!(decode::<T>(&bytes, limit)?, value);
+            Ok(())
+        })
+    })
+}
+
 // ------------------------------------------------------------------ vec containers
 
 #[columnar(vec, ser, de, iterable)]
@@ -102,15 +117,7 @@ fn a_container_in_a_table() {
 
 #[test]
 fn containers_in_a_vec_column_of_a_row() {
-    let limits = least_limits(|depth| {
-        let tree = tree(depth);
-        let bytes = columnar::to_vec(&tree).unwrap();
-        least_limit(|limit| {
-            let decoded = decode::<Tree>(&bytes, limit)?;
-            assert_eq!(decoded, tree);
-            Ok(())
-        })
-    });
+    let limits = least_limits_of(tree);
     // One level per container: the table's, then one per node, then the last node's empty
     // `children`.
     assert_eq!(limits, [3, 4, 5]);
@@ -164,14 +171,7 @@ fn forest(depth: usize) -> Forest {
 
 #[test]
 fn containers_in_a_map_column_of_a_row() {
-    let limits = least_limits(|depth| {
-        let forest = forest(depth);
-        let bytes = columnar::to_vec(&forest).unwrap();
-        least_limit(|limit| {
-            assert_eq!(decode::<Forest>(&bytes, limit)?, forest);
-            Ok(())
-        })
-    });
+    let limits = least_limits_of(forest);
     // As for vec containers, and the innermost map's keys are one more sequence inside it.
     assert_eq!(limits, [4, 5, 6]);
 }
@@ -206,14 +206,7 @@ fn later(depth: usize) -> LaterTable {
 
 #[test]
 fn optional_containers_in_a_table_and_in_a_row() {
-    let limits = least_limits(|depth| {
-        let table = later(depth);
-        let bytes = columnar::to_vec(&table).unwrap();
-        least_limit(|limit| {
-            assert_eq!(decode::<LaterTable>(&bytes, limit)?, table);
-            Ok(())
-        })
-    });
+    let limits = least_limits_of(later);
     // The table (1), then per container its (index, bytes) pair (1) and its sequence (1),
     // and the last row's empty `more` has a pair of its own (1).
     assert_eq!(limits, [6, 8, 10]);
@@ -250,7 +243,7 @@ struct DeepTable {
 #[test]
 fn deep_values_in_generic_and_rle_columns() {
     for column in ["generic", "rle"] {
-        let limits = least_limits(|depth| {
+        let limits = least_limits_of(|depth| {
             let row = match column {
                 "generic" => DeepRow {
                     generic: deep(depth),
@@ -261,12 +254,7 @@ fn deep_values_in_generic_and_rle_columns() {
                     rle: deep(depth),
                 },
             };
-            let table = DeepTable { rows: vec![row] };
-            let bytes = columnar::to_vec(&table).unwrap();
-            least_limit(|limit| {
-                assert_eq!(decode::<DeepTable>(&bytes, limit)?, table);
-                Ok(())
-            })
+            DeepTable { rows: vec![row] }
         });
         // The table, the container, then one level per `Deep` (an enum).
         assert_eq!(limits, [4, 5, 6], "{column}");

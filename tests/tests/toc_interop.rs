@@ -18,6 +18,9 @@ use std::path::Path as FsPath;
 use serde::{Deserialize, Serialize};
 use serde_formats::toc::{self, Config, Path, Reader, Segment, Value};
 
+#[path = "common/msglc_files.rs"]
+mod msglc_files;
+
 fn run_peer(mode: &str, dir: &FsPath) {
     python_peers::run_script("toc_msglc.py", [FsPath::new(mode), dir]);
 }
@@ -504,66 +507,17 @@ fn msglc_reads_our_files_and_writes_the_same_bytes() {
     run_peer("check", dir.path());
 }
 
-fn segments(json: &serde_json::Value) -> Vec<Segment> {
-    json.as_array()
-        .unwrap()
-        .iter()
-        .map(|s| match s {
-            serde_json::Value::String(k) => Segment::Key(k.clone()),
-            serde_json::Value::Number(n) => Segment::Index(n.as_i64().unwrap()),
-            _ => panic!("bad path segment {s}"),
-        })
-        .collect()
-}
-
 #[test]
 fn we_read_files_msglc_writes() {
     let dir = tempfile::tempdir().unwrap();
     run_peer("write", dir.path());
-    let manifest: Vec<serde_json::Value> =
-        serde_json::from_slice(&std::fs::read(dir.path().join("manifest.json")).unwrap()).unwrap();
+    let manifest = msglc_files::manifest(dir.path());
     assert!(
         manifest.len() >= 10,
         "the peer wrote {} files",
         manifest.len()
     );
     for case in &manifest {
-        let name = case["name"].as_str().unwrap();
-        let file = dir.path().join(case["file"].as_str().unwrap());
-        let whole: Value = rmp_serde::from_slice(
-            &std::fs::read(dir.path().join(case["plain"].as_str().unwrap())).unwrap(),
-        )
-        .unwrap();
-        let reader = Reader::open(&file).unwrap();
-        assert_eq!(reader.decode::<Value>().unwrap(), whole, "{name}");
-        let bytes = std::fs::read(&file).unwrap();
-        assert_eq!(
-            toc::from_bytes::<Value>(&bytes).unwrap(),
-            whole,
-            "{name}: from_bytes"
-        );
-        let slice_reader = Reader::from_slice(&bytes).unwrap();
-        for (path, expected) in case["paths"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .zip(case["expected"].as_array().unwrap())
-        {
-            let expected: Value = rmp_serde::from_slice(
-                &std::fs::read(dir.path().join(expected.as_str().unwrap())).unwrap(),
-            )
-            .unwrap();
-            let path = Path::from_segments(segments(path));
-            assert_eq!(
-                reader.get::<Value>(&path).unwrap(),
-                expected,
-                "{name} {path}"
-            );
-            assert_eq!(
-                slice_reader.get::<Value>(&path).unwrap(),
-                expected,
-                "{name} {path}"
-            );
-        }
+        msglc_files::check_case(dir.path(), case);
     }
 }
