@@ -443,12 +443,28 @@ fn every_truncation_and_byte_flip_of_a_real_file_is_handled() {
         for flip in [0xff, 0x01] {
             let mut corrupt = bytes.clone();
             corrupt[i] ^= flip;
-            // Any result but a panic; most are errors.
-            let _ = toc::from_bytes::<Value>(&corrupt);
-            if let Ok(reader) = Reader::from_slice(&corrupt) {
-                let _ = reader.get::<Value>("29/2/0");
-                let _ = reader.get::<Value>("0");
-                let _ = reader.root().and_then(|r| r.len());
+            // Any result but a panic (most are errors), each error inside the input.
+            let within = |err: &serde_formats::Error| {
+                let ok = err.offset().is_none_or(|at| at <= corrupt.len() as u64);
+                assert!(ok, "flip {flip:#x} at {i}: {err}");
+            };
+            if let Err(err) = toc::from_bytes::<Value>(&corrupt) {
+                within(&err);
+            }
+            match Reader::from_slice(&corrupt) {
+                Ok(reader) => {
+                    for err in [
+                        reader.get::<Value>("29/2/0").err(),
+                        reader.get::<Value>("0").err(),
+                        reader.root().and_then(|r| r.len()).err(),
+                    ]
+                    .iter()
+                    .flatten()
+                    {
+                        within(err);
+                    }
+                }
+                Err(err) => within(&err),
             }
         }
     }
