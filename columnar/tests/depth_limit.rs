@@ -71,15 +71,17 @@ struct Tree {
     roots: Vec<Node>,
 }
 
+/// `depth` levels: `innermost`, then wrapped by `wrap(level, inner)` for levels 1..depth.
+fn chain<T>(depth: usize, innermost: T, wrap: impl Fn(usize, T) -> T) -> T {
+    (1..depth).fold(innermost, |inner, level| wrap(level, inner))
+}
+
 /// A table whose one root has a chain of `depth - 1` single children.
 fn tree(depth: usize) -> Tree {
-    let mut node = Node::default();
-    for v in 1..depth {
-        node = Node {
-            v: v as u32,
-            children: vec![node],
-        };
-    }
+    let node = chain(depth, Node::default(), |v, node| Node {
+        v: v as u32,
+        children: vec![node],
+    });
     Tree { roots: vec![node] }
 }
 
@@ -157,13 +159,10 @@ struct Forest {
 }
 
 fn forest(depth: usize) -> Forest {
-    let mut branch = Branch::default();
-    for key in 1..depth {
-        branch = Branch {
-            leaf: false,
-            below: BTreeMap::from([(key as u8, branch)]),
-        };
-    }
+    let branch = chain(depth, Branch::default(), |key, branch| Branch {
+        leaf: false,
+        below: BTreeMap::from([(key as u8, branch)]),
+    });
     Forest {
         branches: BTreeMap::from([(0, branch)]),
     }
@@ -194,13 +193,10 @@ struct LaterTable {
 }
 
 fn later(depth: usize) -> LaterTable {
-    let mut row = Later::default();
-    for v in 1..depth {
-        row = Later {
-            v: v as u8,
-            more: vec![row],
-        };
-    }
+    let row = chain(depth, Later::default(), |v, row| Later {
+        v: v as u8,
+        more: vec![row],
+    });
     LaterTable { rows: vec![row] }
 }
 
@@ -222,7 +218,9 @@ enum Deep {
 }
 
 fn deep(depth: usize) -> Deep {
-    (0..depth).fold(Deep::Leaf, |inner, _| Deep::Node(Box::new(inner)))
+    chain(depth + 1, Deep::Leaf, |_, inner| {
+        Deep::Node(Box::new(inner))
+    })
 }
 
 #[columnar(vec, ser, de)]

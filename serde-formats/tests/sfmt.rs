@@ -542,6 +542,10 @@ fn invalid_json_is_one_line_with_its_position() {
     fails(&["compare", &bad]);
 }
 
+/// A byte of a file changed: the changed file's name stem, the byte's index (negative: counted
+/// from the end) and its new value.
+type Change = (&'static str, isize, u8);
+
 /// A valid file of each format, cut short or with a byte changed.
 fn corrupted_files(dir: &tempfile::TempDir) -> Vec<(String, &'static str)> {
     let value = json!({"list": (0..50).collect::<Vec<u32>>(), "name": "corrupt me"});
@@ -558,7 +562,7 @@ fn corrupted_files(dir: &tempfile::TempDir) -> Vec<(String, &'static str)> {
     let tc_bytes = typed_column::to_bytes(&value).unwrap();
     let msgpack_bytes = rmp_serde::to_vec(&value).unwrap();
     let vector_bytes = vector::to_bytes(&sample_vector()).unwrap();
-    let cases: [(&str, &[u8], usize, Option<(&str, isize, u8)>); 5] = [
+    let cases: [(&str, &[u8], usize, Option<Change>); 5] = [
         // The reserved MessagePack marker, inside the TOC.
         ("toc", &toc_bytes, 3, Some(("marker", -1, 0xc1))),
         ("dynd", &dynd_bytes, 1, Some(("type", 3, b'#'))),

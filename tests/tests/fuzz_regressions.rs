@@ -180,8 +180,11 @@ fn toc_reader(data: &[u8]) -> String {
     formats_outcome(data, &result)
 }
 
+/// A fuzz target's decoding of one input, giving the result as an `# expect:` line states it.
+type Replayer = fn(&[u8]) -> String;
+
 /// The replayer of each fuzz target that has regression inputs, or may get them.
-const REPLAYERS: &[(&str, fn(&[u8]) -> String)] = &[
+const REPLAYERS: &[(&str, Replayer)] = &[
     ("bool_rle", bool_rle),
     ("delta_of_delta", delta_of_delta),
     ("delta_rle", delta_rle),
