@@ -38,6 +38,21 @@ fn least_limits(least: impl Fn(usize) -> usize) -> [usize; 3] {
     limits
 }
 
+/// [`least_limits`] of the values `make(1)`, `make(2)`, `make(3)`, each decoded back equal.
+fn least_limits_of<T>(make: impl Fn(usize) -> T) -> [usize; 3]
+where
+    T: Serialize + for<'de> Deserialize<'de> + PartialEq + std::fmt::Debug,
+{
+    least_limits(|depth| {
+        let value = make(depth);
+        let bytes = columnar::to_vec(&value).unwrap();
+        least_limit(|limit| {
+            assert_eq!(decode::<T>(&bytes, limit)?, value);
+            Ok(())
+        })
+    })
+}
+
 // ------------------------------------------------------------------ vec containers
 
 #[columnar(vec, ser, de, iterable)]
@@ -56,15 +71,17 @@ struct Tree {
     roots: Vec<Node>,
 }
 
+/// `depth` levels: `innermost`, then wrapped by `wrap(level, inner)` for levels 1..depth.
+fn chain<T>(depth: usize, innermost: T, wrap: impl Fn(usize, T) -> T) -> T {
+    (1..depth).fold(innermost, |inner, level| wrap(level, inner))
+}
+
 /// A table whose one root has a chain of `depth - 1` single children.
 fn tree(depth: usize) -> Tree {
-    let mut node = Node::default();
-    for v in 1..depth {
-        node = Node {
-            v: v as u32,
-            children: vec![node],
-        };
-    }
+    let node = chain(depth, Node::default(), |v, node| Node {
+        v: v as u32,
+        children: vec![node],
+    });
     Tree { roots: vec![node] }
 }
 
@@ -102,15 +119,7 @@ fn a_container_in_a_table() {
 
 #[test]
 fn containers_in_a_vec_column_of_a_row() {
-    let limits = least_limits(|depth| {
-        let tree = tree(depth);
-        let bytes = columnar::to_vec(&tree).unwrap();
-        least_limit(|limit| {
-            let decoded = decode::<Tree>(&bytes, limit)?;
-            assert_eq!(decoded, tree);
-            Ok(())
-        })
-    });
+    let limits = least_limits_of(tree);
     // One level per container: the table's, then one per node, then the last node's empty
     // `children`.
     assert_eq!(limits, [3, 4, 5]);
@@ -150,13 +159,10 @@ struct Forest {
 }
 
 fn forest(depth: usize) -> Forest {
-    let mut branch = Branch::default();
-    for key in 1..depth {
-        branch = Branch {
-            leaf: false,
-            below: BTreeMap::from([(key as u8, branch)]),
-        };
-    }
+    let branch = chain(depth, Branch::default(), |key, branch| Branch {
+        leaf: false,
+        below: BTreeMap::from([(key as u8, branch)]),
+    });
     Forest {
         branches: BTreeMap::from([(0, branch)]),
     }
@@ -164,14 +170,7 @@ fn forest(depth: usize) -> Forest {
 
 #[test]
 fn containers_in_a_map_column_of_a_row() {
-    let limits = least_limits(|depth| {
-        let forest = forest(depth);
-        let bytes = columnar::to_vec(&forest).unwrap();
-        least_limit(|limit| {
-            assert_eq!(decode::<Forest>(&bytes, limit)?, forest);
-            Ok(())
-        })
-    });
+    let limits = least_limits_of(forest);
     // As for vec containers, and the innermost map's keys are one more sequence inside it.
     assert_eq!(limits, [4, 5, 6]);
 }
@@ -194,26 +193,16 @@ struct LaterTable {
 }
 
 fn later(depth: usize) -> LaterTable {
-    let mut row = Later::default();
-    for v in 1..depth {
-        row = Later {
-            v: v as u8,
-            more: vec![row],
-        };
-    }
+    let row = chain(depth, Later::default(), |v, row| Later {
+        v: v as u8,
+        more: vec![row],
+    });
     LaterTable { rows: vec![row] }
 }
 
 #[test]
 fn optional_containers_in_a_table_and_in_a_row() {
-    let limits = least_limits(|depth| {
-        let table = later(depth);
-        let bytes = columnar::to_vec(&table).unwrap();
-        least_limit(|limit| {
-            assert_eq!(decode::<LaterTable>(&bytes, limit)?, table);
-            Ok(())
-        })
-    });
+    let limits = least_limits_of(later);
     // The table (1), then per container its (index, bytes) pair (1) and its sequence (1),
     // and the last row's empty `more` has a pair of its own (1).
     assert_eq!(limits, [6, 8, 10]);
@@ -229,7 +218,9 @@ enum Deep {
 }
 
 fn deep(depth: usize) -> Deep {
-    (0..depth).fold(Deep::Leaf, |inner, _| Deep::Node(Box::new(inner)))
+    chain(depth + 1, Deep::Leaf, |_, inner| {
+        Deep::Node(Box::new(inner))
+    })
 }
 
 #[columnar(vec, ser, de)]
@@ -250,7 +241,7 @@ struct DeepTable {
 #[test]
 fn deep_values_in_generic_and_rle_columns() {
     for column in ["generic", "rle"] {
-        let limits = least_limits(|depth| {
+        let limits = least_limits_of(|depth| {
             let row = match column {
                 "generic" => DeepRow {
                     generic: deep(depth),
@@ -261,12 +252,7 @@ fn deep_values_in_generic_and_rle_columns() {
                     rle: deep(depth),
                 },
             };
-            let table = DeepTable { rows: vec![row] };
-            let bytes = columnar::to_vec(&table).unwrap();
-            least_limit(|limit| {
-                assert_eq!(decode::<DeepTable>(&bytes, limit)?, table);
-                Ok(())
-            })
+            DeepTable { rows: vec![row] }
         });
         // The table, the container, then one level per `Deep` (an enum).
         assert_eq!(limits, [4, 5, 6], "{column}");

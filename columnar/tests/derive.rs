@@ -76,8 +76,8 @@ fn seed_example() {
     assert_eq!(columnar::from_bytes::<BoolTable>(&bytes).unwrap(), table);
 }
 
-#[test]
-fn round_trip() {
+/// Five rows (runs of names, steady ids), in the vec container and keyed 0..5 in the map.
+fn sample_table() -> Table<'static> {
     let rows: Vec<Row> = (0..5)
         .map(|i| Row {
             name: format!("n{}", i / 2),
@@ -87,7 +87,7 @@ fn round_trip() {
             note: "x".into(),
         })
         .collect();
-    let table = Table {
+    Table {
         rows: rows.clone(),
         by_key: rows
             .iter()
@@ -97,7 +97,13 @@ fn round_trip() {
             .collect(),
         version: 7,
         extra: Some("e".into()),
-    };
+    }
+}
+
+#[test]
+fn round_trip() {
+    let table = sample_table();
+    let rows = table.rows.clone();
     let bytes = columnar::to_vec(&table).unwrap();
     let back: Table = columnar::from_bytes(&bytes).unwrap();
     assert_eq!(back, table);
@@ -124,26 +130,7 @@ fn round_trip() {
 
 #[test]
 fn same_bytes_as_serde_columnar() {
-    let rows: Vec<Row> = (0..5)
-        .map(|i| Row {
-            name: format!("n{}", i / 2),
-            id: i * 3,
-            text: Cow::Owned(format!("t{i}")),
-            cache: 0,
-            note: "x".into(),
-        })
-        .collect();
-    let table = Table {
-        rows: rows.clone(),
-        by_key: rows
-            .iter()
-            .cloned()
-            .enumerate()
-            .map(|(i, r)| (i as u32, r))
-            .collect(),
-        version: 7,
-        extra: Some("e".into()),
-    };
+    let table = sample_table();
     let ours = columnar::to_vec(&table).unwrap();
     let theirs = peer::table_bytes(&table);
     assert_eq!(ours, theirs);

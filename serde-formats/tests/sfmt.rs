@@ -237,27 +237,17 @@ fn inspect_toc_shows_header_statistics_and_tree() {
     )), "{stdout}");
     assert_eq!((stats.depth, stats.block_lists), (2, 1));
     assert!(size > 30_000);
-    assert!(
-        stdout.contains("  /  map, 3 entries, indexed [0, "),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("    records  array, 30 elements, indexed ["),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("    series  array, 3000 elements in "),
-        "{stdout}"
-    );
-    assert!(stdout.contains("      block: "), "{stdout}");
-    assert!(
-        stdout.contains("      0  map of 2 = {\"id\":0,\"text\":\"xxx"),
-        "{stdout}"
-    );
-    assert!(stdout.contains("      ... 22 more"), "{stdout}");
-    assert!(
-        stdout.contains("    small  map of 1 = {\"a\":1} ["),
-        "{stdout}"
+    assert_contains(
+        &stdout,
+        &[
+            "  /  map, 3 entries, indexed [0, ",
+            "    records  array, 30 elements, indexed [",
+            "    series  array, 3000 elements in ",
+            "      block: ",
+            "      0  map of 2 = {\"id\":0,\"text\":\"xxx",
+            "      ... 22 more",
+            "    small  map of 1 = {\"a\":1} [",
+        ],
     );
 }
 
@@ -270,29 +260,16 @@ fn inspect_typed_column_marks_dense_columns_and_compressed_runs() {
     std::fs::write(&file, typed_column::to_bytes(&value).unwrap()).unwrap();
     let (stdout, _) = ok(&["inspect", &file]);
     assert!(stdout.starts_with("format: typed-column\n"), "{stdout}");
-    assert!(
-        stdout.contains("type array of 15 words (5 descriptions), data array of 37 bytes"),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("  #0 Column [1][2] 2 children from #1\n"),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("    #1 String [0][5] = \"label\"\n"),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("    #2 Column [5][2] dense: 2 elements stored from data byte 5\n"),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("      #3 Column' [2][2] compressed run: 2 columns of 2 elements each\n"),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("      #4 Float' [4][8] compressed run: 4 atoms of 8 bytes\n"),
-        "{stdout}"
+    assert_contains(
+        &stdout,
+        &[
+            "type array of 15 words (5 descriptions), data array of 37 bytes",
+            "  #0 Column [1][2] 2 children from #1\n",
+            "    #1 String [0][5] = \"label\"\n",
+            "    #2 Column [5][2] dense: 2 elements stored from data byte 5\n",
+            "      #3 Column' [2][2] compressed run: 2 columns of 2 elements each\n",
+            "      #4 Float' [4][8] compressed run: 4 atoms of 8 bytes\n",
+        ],
     );
 }
 
@@ -308,13 +285,12 @@ fn inspect_dynd_shows_the_datashape_and_a_summary() {
     ok(&["convert", &input, &file]);
     let (stdout, _) = ok(&["inspect", &file]);
     assert!(stdout.starts_with("format: dynd"), "{stdout}");
-    assert!(
-        stdout.contains("datashape: var * {x: int64, y: ?string}\n"),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("value: list of 2 elements; 7 values in all (1 missing), depth 2\n"),
-        "{stdout}"
+    assert_contains(
+        &stdout,
+        &[
+            "datashape: var * {x: int64, y: ?string}\n",
+            "value: list of 2 elements; 7 values in all (1 missing), depth 2\n",
+        ],
     );
     assert!(
         stdout.contains(r#"preview: [{"x":1,"y":null},{"x":2,"y":"b"}]"#),
@@ -566,54 +542,65 @@ fn invalid_json_is_one_line_with_its_position() {
     fails(&["compare", &bad]);
 }
 
+/// A byte of a file changed: the changed file's name stem, the byte's index (negative: counted
+/// from the end) and its new value.
+type Change = (&'static str, isize, u8);
+
 /// A valid file of each format, cut short or with a byte changed.
 fn corrupted_files(dir: &tempfile::TempDir) -> Vec<(String, &'static str)> {
     let value = json!({"list": (0..50).collect::<Vec<u32>>(), "name": "corrupt me"});
     let mut files = Vec::new();
-    let mut add = |name: &str, bytes: Vec<u8>, format| {
+    let mut add = |name: &str, bytes: &[u8], format| {
         let file = path(dir, name);
         std::fs::write(&file, bytes).unwrap();
         files.push((file, format));
     };
+    // Each format's file, its last `cut` bytes cut off, and a change `(at, byte)` of it, at
+    // a negative `at` counted from the end (`None`: a byte appended).
     let toc_bytes = toc::to_bytes(&value).unwrap();
-    add("cut.toc", toc_bytes[..toc_bytes.len() - 3].to_vec(), "toc");
-    let mut bad_toc = toc_bytes.clone();
-    let last = bad_toc.len() - 1;
-    bad_toc[last] = 0xc1; // the reserved MessagePack marker, inside the TOC
-    add("marker.toc", bad_toc, "toc");
     let dynd_bytes = dynd::to_array_bytes(&vec![1u32, 2, 3]).unwrap();
-    add(
-        "cut.dynd",
-        dynd_bytes[..dynd_bytes.len() - 1].to_vec(),
-        "dynd",
-    );
-    let mut bad_type = dynd_bytes.clone();
-    bad_type[3] = b'#';
-    add("type.dynd", bad_type, "dynd");
     let tc_bytes = typed_column::to_bytes(&value).unwrap();
-    add(
-        "cut.tc",
-        tc_bytes[..tc_bytes.len() - 2].to_vec(),
-        "typed-column",
-    );
-    let mut bad_kind = tc_bytes.clone();
-    bad_kind[8] = 9; // kind 9 does not exist
-    add("kind.tc", bad_kind, "typed-column");
     let msgpack_bytes = rmp_serde::to_vec(&value).unwrap();
-    add(
-        "cut.msgpack",
-        msgpack_bytes[..msgpack_bytes.len() - 2].to_vec(),
-        "msgpack",
-    );
-    let mut trailing = msgpack_bytes.clone();
-    trailing.push(0x01);
-    add("trailing.msgpack", trailing, "msgpack");
     let vector_bytes = vector::to_bytes(&sample_vector()).unwrap();
-    add(
-        "cut.vec",
-        vector_bytes[..vector_bytes.len() - 1].to_vec(),
-        "vector",
-    );
+    let cases: [(&str, &[u8], usize, Option<Change>); 5] = [
+        // The reserved MessagePack marker, inside the TOC.
+        ("toc", &toc_bytes, 3, Some(("marker", -1, 0xc1))),
+        ("dynd", &dynd_bytes, 1, Some(("type", 3, b'#'))),
+        // Kind 9 does not exist.
+        ("typed-column", &tc_bytes, 2, Some(("kind", 8, 9))),
+        ("msgpack", &msgpack_bytes, 2, None),
+        ("vector", &vector_bytes, 1, None),
+    ];
+    for (format, bytes, cut, change) in cases {
+        let extension = match format {
+            "typed-column" => "tc",
+            "vector" => "vec",
+            other => other,
+        };
+        add(
+            &format!("cut.{extension}"),
+            &bytes[..bytes.len() - cut],
+            format,
+        );
+        let mut changed = bytes.to_vec();
+        let name = match change {
+            Some((name, at, byte)) => {
+                let at = if at < 0 {
+                    changed.len() - at.unsigned_abs()
+                } else {
+                    at as usize
+                };
+                changed[at] = byte;
+                name
+            }
+            None if format == "msgpack" => {
+                changed.push(0x01);
+                "trailing"
+            }
+            None => continue,
+        };
+        add(&format!("{name}.{extension}"), &changed, format);
+    }
     files
 }
 
@@ -776,4 +763,11 @@ fn cbor_toc_files_from_msglc_are_inspected_and_read_by_path() {
     // NaN has no JSON form: sfmt prints it as it prints NaN from MessagePack files.
     let empty_key = get("/");
     assert!(empty_key.starts_with("[1.5,"), "{empty_key}");
+}
+
+/// Asserts that `stdout` contains every one of `parts`, showing it all when one is missing.
+fn assert_contains(stdout: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(stdout.contains(part), "{part:?} missing from:\n{stdout}");
+    }
 }

@@ -20,6 +20,8 @@ import math
 import os
 import sys
 
+import msglc_common
+
 try:
     import msgpack
     import msglc
@@ -27,8 +29,7 @@ try:
     from msglc.codec import CBORCodec, MsgspecCodec
     from msglc.reader import LazyReader, to_obj
 except ImportError as err:  # pragma: no cover - the Rust test reports it
-    sys.stderr.write(f"cannot import msglc or its codecs ({err})\n")
-    sys.exit(3)
+    msglc_common.missing(err)
 
 CODECS = {"msgpack": MsgspecCodec, "cbor": CBORCodec}
 
@@ -172,10 +173,7 @@ def main():
     else:
         sys.stderr.write(__doc__)
         return 2
-    for failure in failures:
-        sys.stderr.write(failure + "\n")
-    print(f"sfmt_lossless {sys.argv[1]}: {len(failures)} failure(s)")
-    return 1 if failures else 0
+    return msglc_common.report(f"sfmt_lossless {sys.argv[1]}", failures)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,9 @@ import math
 import os
 import random
 import sys
+
+import msglc_common
+from msglc_common import add_expectations
 from io import BytesIO
 
 try:
@@ -24,11 +27,7 @@ try:
     from msglc.config import config
     from msglc.reader import LazyReader, to_obj
 except ImportError as err:  # pragma: no cover - exercised by the Rust test's failure message
-    sys.stderr.write(
-        f"cannot import msglc/msgspec ({err}); run this script with the Python that the tests\n"
-        "provision from tests/interop/requirements.txt (target/python-peers/*/bin/python)\n"
-    )
-    sys.exit(3)
+    msglc_common.missing(err)
 
 
 def same(a, b):
@@ -50,9 +49,7 @@ def same(a, b):
 
 
 def settings(block_size, trivial_size):
-    # Set the fields directly: configure() clamps trivial_size to the block size.
-    config.small_obj_optimization_threshold = block_size
-    config.trivial_size = trivial_size
+    msglc_common.settings(config, block_size, trivial_size)
 
 
 def decode(data):
@@ -109,24 +106,6 @@ def write_case(directory, manifest, name, obj, paths, block_size=8192, trivial_s
     manifest.append(entry)
     settings(8192, 20)
     return file_name
-
-
-def add_expectations(directory, entry, obj, paths):
-    name = entry["name"]
-    with open(os.path.join(directory, f"{name}.whole.msgpack"), "wb") as f:
-        f.write(msgspec.msgpack.encode(obj))
-    entry["plain"] = f"{name}.whole.msgpack"
-    entry["paths"] = []
-    entry["expected"] = []
-    for i, sample in enumerate(paths):
-        target = obj
-        for key in sample:
-            target = target[key]
-        expected_file = f"{name}.path{i}.msgpack"
-        with open(os.path.join(directory, expected_file), "wb") as f:
-            f.write(msgspec.msgpack.encode(target))
-        entry["paths"].append(list(sample))
-        entry["expected"].append(expected_file)
 
 
 def seed_document():
@@ -215,10 +194,7 @@ def main():
         sys.stderr.write(__doc__)
         return 2
     failures = check(sys.argv[2]) if sys.argv[1] == "check" else write(sys.argv[2])
-    for failure in failures:
-        sys.stderr.write(failure + "\n")
-    print(f"msglc {sys.argv[1]}: {len(failures)} failure(s)")
-    return 1 if failures else 0
+    return msglc_common.report(f"msglc {sys.argv[1]}", failures)
 
 
 if __name__ == "__main__":

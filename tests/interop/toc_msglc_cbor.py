@@ -14,6 +14,9 @@ import json
 import os
 import sys
 
+import msglc_common
+from msglc_common import add_expectations
+
 try:
     import cbor2  # noqa: F401 (msglc's CBOR codec needs it)
     import msgspec
@@ -23,35 +26,11 @@ try:
     from msglc.config import config
     from msglc.reader import LazyReader, to_obj
 except ImportError as err:  # pragma: no cover - exercised by the Rust test's failure message
-    sys.stderr.write(
-        f"cannot import msglc/msgspec/cbor2 ({err}); run this script with the Python that the tests\n"
-        "provision from tests/interop/requirements.txt (target/python-peers/*/bin/python)\n"
-    )
-    sys.exit(3)
+    msglc_common.missing(err)
 
 
 def settings(block_size, trivial_size=20):
-    # Set the fields directly: configure() clamps trivial_size to the block size.
-    config.small_obj_optimization_threshold = block_size
-    config.trivial_size = trivial_size
-
-
-def add_expectations(directory, entry, obj, paths):
-    name = entry["name"]
-    with open(os.path.join(directory, f"{name}.whole.msgpack"), "wb") as f:
-        f.write(msgspec.msgpack.encode(obj))
-    entry["plain"] = f"{name}.whole.msgpack"
-    entry["paths"] = []
-    entry["expected"] = []
-    for i, sample in enumerate(paths):
-        target = obj
-        for key in sample:
-            target = target[key]
-        expected_file = f"{name}.path{i}.msgpack"
-        with open(os.path.join(directory, expected_file), "wb") as f:
-            f.write(msgspec.msgpack.encode(target))
-        entry["paths"].append(list(sample))
-        entry["expected"].append(expected_file)
+    msglc_common.settings(config, block_size, trivial_size)
 
 
 def write_case(directory, manifest, name, obj, paths, block_size=8192, backend="python", codec="cbor"):
@@ -146,11 +125,7 @@ def main():
     if len(sys.argv) != 3 or sys.argv[1] != "write":
         sys.stderr.write(__doc__)
         return 2
-    failures = write(sys.argv[2])
-    for failure in failures:
-        sys.stderr.write(failure + "\n")
-    print(f"msglc cbor {sys.argv[1]}: {len(failures)} failure(s)")
-    return 1 if failures else 0
+    return msglc_common.report(f"msglc cbor {sys.argv[1]}", write(sys.argv[2]))
 
 
 if __name__ == "__main__":

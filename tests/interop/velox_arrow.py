@@ -23,18 +23,7 @@ import json
 import os
 import sys
 
-try:
-    import pyarrow as pa  # pyvelox needs pyarrow imported first
-    import pyvelox.legacy as pv
-except ImportError as err:
-    print(f"cannot import pyvelox / pyarrow: {err}", file=sys.stderr)
-    sys.exit(3)
-
-
-def finish(code=0):
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(code)
+from velox_common import finish, pa, pv
 
 
 D = decimal.Decimal

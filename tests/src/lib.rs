@@ -3,5 +3,7 @@
 //!
 //! - [`python_peers`]: the pinned Python reference implementations, in a virtual environment
 //!   the tests create under `target/` on first use.
+//! - [`hex`]: annotated hex (golden files, fuzz regression inputs) and hex in assertion messages.
 
+pub mod hex;
 pub mod python_peers;

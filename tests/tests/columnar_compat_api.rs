@@ -218,8 +218,14 @@ fn take_n_finalize_refuses_what_the_column_does_not_hold() {
         .take_n_finalize(4)
         .unwrap_err();
     assert!(matches!(err, columnar::ColumnarError::RleDecodeError(_)));
-    // A missing trailer byte.
-    assert!(columnar::DeltaOfDeltaDecoder::<i64>::new(&[0x01, 0x02]).is_err());
+    assert_eq!(err.kind(), columnar::ErrorKind::UnexpectedEnd);
+    // A missing trailer byte: `01 02` is Some(1), then the used-bits byte is missing
+    // (docs/spec/columnar.md §5.5).
+    let err = columnar::DeltaOfDeltaDecoder::<i64>::new(&[0x01, 0x02]).unwrap_err();
+    assert_eq!(
+        (err.kind(), err.offset()),
+        (columnar::ErrorKind::UnexpectedEnd, Some(2))
+    );
 }
 
 #[columnar::columnar(vec, ser, de)]

@@ -24,6 +24,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::fmt;
 use std::marker::PhantomData;
 
+use integration_tests::hex::Hex;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -143,20 +144,107 @@ macro_rules! twin_struct {
     };
 }
 
-/// Bytes shown as hex in assertion messages.
-#[derive(PartialEq)]
-struct Hex<'a>(&'a [u8]);
-
-impl fmt::Debug for Hex<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, b) in self.0.iter().enumerate() {
-            if i > 0 {
-                f.write_str(" ")?;
-            }
-            write!(f, "{b:02x}")?;
+/// An `ours::Wide` whose field `f<i>` is `column(i)`, `column` being the argument for its place
+/// in the cycle of eight field types of [`wide_fields!`].
+macro_rules! wide_build {
+    ($c0:expr, $c1:expr, $c2:expr, $c3:expr, $c4:expr, $c5:expr, $c6:expr, $c7:expr $(,)?) => {{
+        let (c0, c1, c2, c3, c4, c5, c6, c7) = ($c0, $c1, $c2, $c3, $c4, $c5, $c6, $c7);
+        ours::Wide {
+            f0: c0(0),
+            f1: c1(1),
+            f2: c2(2),
+            f3: c3(3),
+            f4: c4(4),
+            f5: c5(5),
+            f6: c6(6),
+            f7: c7(7),
+            f8: c0(8),
+            f9: c1(9),
+            f10: c2(10),
+            f11: c3(11),
+            f12: c4(12),
+            f13: c5(13),
+            f14: c6(14),
+            f15: c7(15),
+            f16: c0(16),
+            f17: c1(17),
+            f18: c2(18),
+            f19: c3(19),
+            f20: c4(20),
+            f21: c5(21),
+            f22: c6(22),
+            f23: c7(23),
+            f24: c0(24),
+            f25: c1(25),
+            f26: c2(26),
+            f27: c3(27),
+            f28: c4(28),
+            f29: c5(29),
+            f30: c6(30),
+            f31: c7(31),
+            f32: c0(32),
+            f33: c1(33),
+            f34: c2(34),
+            f35: c3(35),
+            f36: c4(36),
+            f37: c5(37),
+            f38: c6(38),
+            f39: c7(39),
         }
-        Ok(())
-    }
+    }};
+}
+
+/// Stamps the wide row (module `wide`) from one list of fields, `name: type` and, where the field
+/// has any, its `#[columnar(..)]` arguments in brackets: `Wide` and its `Table` for both crates
+/// (through [`twins!`]) under the `vec:` attributes, with [`Twin`]; `ours_only::WideMap` and its
+/// `MapTable` under the `map:` attributes, with `to_map_row`. The attributes (`#` included) come
+/// with the fields from the one invocation: the derives' generated locals are named at the spans
+/// of both, which must share one hygiene context.
+macro_rules! wide_rows {
+    (
+        vec: { $($vec:tt)* }
+        map: { $($map:tt)* }
+        fields: $($f:ident : $t:tt $([$($a:tt)*])?),* $(,)?
+    ) => {
+        twins! {
+            $($vec)*
+            pub struct Wide {
+                $($(#[columnar($($a)*)])? pub $f: $t,)*
+            }
+
+            #[columnar(ser, de)]
+            #[derive(Debug, Clone, PartialEq)]
+            pub struct Table {
+                #[columnar(class = "vec")]
+                pub rows: Vec<Wide>,
+            }
+        }
+        twin_struct!(Wide { $($f),* });
+        twin_struct!(Table { rows });
+
+        /// The same fields as a map row: serde_columnar's map rows stop at 11 fields (its
+        /// `multiunzip` of a tuple of keys and columns), so this one is checked without it.
+        #[allow(dead_code)]
+        pub mod ours_only {
+            use crate::ours_api::columnar;
+
+            $($map)*
+            pub struct WideMap {
+                $($(#[columnar($($a)*)])? pub $f: $t,)*
+            }
+
+            #[columnar(ser, de)]
+            #[derive(Debug, Clone, PartialEq)]
+            pub struct MapTable {
+                #[columnar(class = "map")]
+                pub map: std::collections::BTreeMap<u64, WideMap>,
+            }
+        }
+
+        pub fn to_map_row(row: &ours::Wide) -> ours_only::WideMap {
+            ours_only::WideMap { $($f: Clone::clone(&row.$f)),* }
+        }
+    };
 }
 
 /// The three differential assertions for one value of type `ours::T` (twin `sc::T`). With an
@@ -1146,179 +1234,50 @@ mod containers {
 mod wide {
     use super::*;
 
-    twins! {
-        /// 40 fields cycling through every codec; f36..f39 optional with indexes 1, 3, 5, 7.
-        #[columnar(vec, ser, de)]
-        #[derive(Debug, Clone, PartialEq, Default)]
-        pub struct Wide {
-            pub f0: u8,
-            #[columnar(strategy = "Rle")]
-            pub f1: u32,
-            #[columnar(strategy = "DeltaRle")]
-            pub f2: i64,
-            #[columnar(strategy = "BoolRle")]
-            pub f3: bool,
-            #[columnar(strategy = "DeltaOfDelta")]
-            pub f4: i64,
-            pub f5: String,
-            #[columnar(strategy = "Rle")]
-            pub f6: String,
-            #[columnar(strategy = "DeltaRle")]
-            pub f7: u16,
-            pub f8: u8,
-            #[columnar(strategy = "Rle")]
-            pub f9: u32,
-            #[columnar(strategy = "DeltaRle")]
-            pub f10: i64,
-            #[columnar(strategy = "BoolRle")]
-            pub f11: bool,
-            #[columnar(strategy = "DeltaOfDelta")]
-            pub f12: i64,
-            pub f13: String,
-            #[columnar(strategy = "Rle")]
-            pub f14: String,
-            #[columnar(strategy = "DeltaRle")]
-            pub f15: u16,
-            pub f16: u8,
-            #[columnar(strategy = "Rle")]
-            pub f17: u32,
-            #[columnar(strategy = "DeltaRle")]
-            pub f18: i64,
-            #[columnar(strategy = "BoolRle")]
-            pub f19: bool,
-            #[columnar(strategy = "DeltaOfDelta")]
-            pub f20: i64,
-            pub f21: String,
-            #[columnar(strategy = "Rle")]
-            pub f22: String,
-            #[columnar(strategy = "DeltaRle")]
-            pub f23: u16,
-            pub f24: u8,
-            #[columnar(strategy = "Rle")]
-            pub f25: u32,
-            #[columnar(strategy = "DeltaRle")]
-            pub f26: i64,
-            #[columnar(strategy = "BoolRle")]
-            pub f27: bool,
-            #[columnar(strategy = "DeltaOfDelta")]
-            pub f28: i64,
-            pub f29: String,
-            #[columnar(strategy = "Rle")]
-            pub f30: String,
-            #[columnar(strategy = "DeltaRle")]
-            pub f31: u16,
-            pub f32: u8,
-            #[columnar(strategy = "Rle")]
-            pub f33: u32,
-            #[columnar(strategy = "DeltaRle")]
-            pub f34: i64,
-            #[columnar(strategy = "BoolRle")]
-            pub f35: bool,
-            #[columnar(strategy = "DeltaOfDelta", optional, index = 1)]
-            pub f36: i64,
-            #[columnar(optional, index = 3)]
-            pub f37: String,
-            #[columnar(strategy = "Rle", optional, index = 5)]
-            pub f38: String,
-            #[columnar(strategy = "DeltaRle", optional, index = 7)]
-            pub f39: u16,
+    wide_rows! {
+        vec: {
+            #[columnar(vec, ser, de)]
+            #[derive(Debug, Clone, PartialEq, Default)]
         }
-
-        #[columnar(ser, de)]
-        #[derive(Debug, Clone, PartialEq)]
-        pub struct Table {
-            #[columnar(class = "vec")]
-            pub rows: Vec<Wide>,
+        map: {
+            #[columnar(map, ser, de)]
+            #[derive(Debug, Clone, PartialEq, Default)]
         }
+        // The codecs cycle through Generic, Rle, DeltaRle, BoolRle, DeltaOfDelta, Generic, Rle,
+        // DeltaRle; f36..f39 are optional with indexes 1, 3, 5, 7.
+        fields:
+        f0: u8, f1: u32 [strategy = "Rle"], f2: i64 [strategy = "DeltaRle"],
+        f3: bool [strategy = "BoolRle"], f4: i64 [strategy = "DeltaOfDelta"], f5: String,
+        f6: String [strategy = "Rle"], f7: u16 [strategy = "DeltaRle"],
+        f8: u8, f9: u32 [strategy = "Rle"], f10: i64 [strategy = "DeltaRle"],
+        f11: bool [strategy = "BoolRle"], f12: i64 [strategy = "DeltaOfDelta"], f13: String,
+        f14: String [strategy = "Rle"], f15: u16 [strategy = "DeltaRle"],
+        f16: u8, f17: u32 [strategy = "Rle"], f18: i64 [strategy = "DeltaRle"],
+        f19: bool [strategy = "BoolRle"], f20: i64 [strategy = "DeltaOfDelta"], f21: String,
+        f22: String [strategy = "Rle"], f23: u16 [strategy = "DeltaRle"],
+        f24: u8, f25: u32 [strategy = "Rle"], f26: i64 [strategy = "DeltaRle"],
+        f27: bool [strategy = "BoolRle"], f28: i64 [strategy = "DeltaOfDelta"], f29: String,
+        f30: String [strategy = "Rle"], f31: u16 [strategy = "DeltaRle"],
+        f32: u8, f33: u32 [strategy = "Rle"], f34: i64 [strategy = "DeltaRle"],
+        f35: bool [strategy = "BoolRle"],
+        f36: i64 [strategy = "DeltaOfDelta", optional, index = 1],
+        f37: String [optional, index = 3],
+        f38: String [strategy = "Rle", optional, index = 5],
+        f39: u16 [strategy = "DeltaRle", optional, index = 7],
     }
-    twin_struct!(Wide {
-        f0,
-        f1,
-        f2,
-        f3,
-        f4,
-        f5,
-        f6,
-        f7,
-        f8,
-        f9,
-        f10,
-        f11,
-        f12,
-        f13,
-        f14,
-        f15,
-        f16,
-        f17,
-        f18,
-        f19,
-        f20,
-        f21,
-        f22,
-        f23,
-        f24,
-        f25,
-        f26,
-        f27,
-        f28,
-        f29,
-        f30,
-        f31,
-        f32,
-        f33,
-        f34,
-        f35,
-        f36,
-        f37,
-        f38,
-        f39
-    });
-    twin_struct!(Table { rows });
 
     /// A row from 40 random words, with values that form runs and steady steps.
     pub fn wide_from(s: &[u64]) -> ours::Wide {
-        ours::Wide {
-            f0: s[0] as u8,
-            f1: (s[1] % 3) as u32 * (u32::MAX / 2),
-            f2: (s[2] % 7) as i64 - 3,
-            f3: s[3].is_multiple_of(3),
-            f4: 1_600_000_000_000 + (s[4] % 1000) as i64,
-            f5: short_text(s[5]),
-            f6: short_text(s[6]),
-            f7: (s[7] % 5) as u16,
-            f8: s[8] as u8,
-            f9: (s[9] % 3) as u32 * (u32::MAX / 2),
-            f10: (s[10] % 7) as i64 - 3,
-            f11: s[11].is_multiple_of(3),
-            f12: 1_600_000_000_000 + (s[12] % 1000) as i64,
-            f13: short_text(s[13]),
-            f14: short_text(s[14]),
-            f15: (s[15] % 5) as u16,
-            f16: s[16] as u8,
-            f17: (s[17] % 3) as u32 * (u32::MAX / 2),
-            f18: (s[18] % 7) as i64 - 3,
-            f19: s[19].is_multiple_of(3),
-            f20: 1_600_000_000_000 + (s[20] % 1000) as i64,
-            f21: short_text(s[21]),
-            f22: short_text(s[22]),
-            f23: (s[23] % 5) as u16,
-            f24: s[24] as u8,
-            f25: (s[25] % 3) as u32 * (u32::MAX / 2),
-            f26: (s[26] % 7) as i64 - 3,
-            f27: s[27].is_multiple_of(3),
-            f28: 1_600_000_000_000 + (s[28] % 1000) as i64,
-            f29: short_text(s[29]),
-            f30: short_text(s[30]),
-            f31: (s[31] % 5) as u16,
-            f32: s[32] as u8,
-            f33: (s[33] % 3) as u32 * (u32::MAX / 2),
-            f34: (s[34] % 7) as i64 - 3,
-            f35: s[35].is_multiple_of(3),
-            f36: 1_600_000_000_000 + (s[36] % 1000) as i64,
-            f37: short_text(s[37]),
-            f38: short_text(s[38]),
-            f39: (s[39] % 5) as u16,
-        }
+        wide_build!(
+            |i: usize| s[i] as u8,
+            |i: usize| (s[i] % 3) as u32 * (u32::MAX / 2),
+            |i: usize| (s[i] % 7) as i64 - 3,
+            |i: usize| s[i].is_multiple_of(3),
+            |i: usize| 1_600_000_000_000 + (s[i] % 1000) as i64,
+            |i: usize| short_text(s[i]),
+            |i: usize| short_text(s[i]),
+            |i: usize| (s[i] % 5) as u16,
+        )
     }
 
     proptest! {
@@ -1332,186 +1291,19 @@ mod wide {
         }
     }
 
-    /// The same 40 fields as a map row: serde_columnar's map rows stop at 11 fields (its
-    /// `multiunzip` of a tuple of keys and columns), so this one is checked without it.
-    #[allow(dead_code)]
-    pub mod ours_only {
-        use crate::ours_api::columnar;
-
-        #[columnar(map, ser, de)]
-        #[derive(Debug, Clone, PartialEq, Default)]
-        pub struct WideMap {
-            pub f0: u8,
-            #[columnar(strategy = "Rle")]
-            pub f1: u32,
-            #[columnar(strategy = "DeltaRle")]
-            pub f2: i64,
-            #[columnar(strategy = "BoolRle")]
-            pub f3: bool,
-            #[columnar(strategy = "DeltaOfDelta")]
-            pub f4: i64,
-            pub f5: String,
-            #[columnar(strategy = "Rle")]
-            pub f6: String,
-            #[columnar(strategy = "DeltaRle")]
-            pub f7: u16,
-            pub f8: u8,
-            #[columnar(strategy = "Rle")]
-            pub f9: u32,
-            #[columnar(strategy = "DeltaRle")]
-            pub f10: i64,
-            #[columnar(strategy = "BoolRle")]
-            pub f11: bool,
-            #[columnar(strategy = "DeltaOfDelta")]
-            pub f12: i64,
-            pub f13: String,
-            #[columnar(strategy = "Rle")]
-            pub f14: String,
-            #[columnar(strategy = "DeltaRle")]
-            pub f15: u16,
-            pub f16: u8,
-            #[columnar(strategy = "Rle")]
-            pub f17: u32,
-            #[columnar(strategy = "DeltaRle")]
-            pub f18: i64,
-            #[columnar(strategy = "BoolRle")]
-            pub f19: bool,
-            #[columnar(strategy = "DeltaOfDelta")]
-            pub f20: i64,
-            pub f21: String,
-            #[columnar(strategy = "Rle")]
-            pub f22: String,
-            #[columnar(strategy = "DeltaRle")]
-            pub f23: u16,
-            pub f24: u8,
-            #[columnar(strategy = "Rle")]
-            pub f25: u32,
-            #[columnar(strategy = "DeltaRle")]
-            pub f26: i64,
-            #[columnar(strategy = "BoolRle")]
-            pub f27: bool,
-            #[columnar(strategy = "DeltaOfDelta")]
-            pub f28: i64,
-            pub f29: String,
-            #[columnar(strategy = "Rle")]
-            pub f30: String,
-            #[columnar(strategy = "DeltaRle")]
-            pub f31: u16,
-            pub f32: u8,
-            #[columnar(strategy = "Rle")]
-            pub f33: u32,
-            #[columnar(strategy = "DeltaRle")]
-            pub f34: i64,
-            #[columnar(strategy = "BoolRle")]
-            pub f35: bool,
-            #[columnar(strategy = "DeltaOfDelta", optional, index = 1)]
-            pub f36: i64,
-            #[columnar(optional, index = 3)]
-            pub f37: String,
-            #[columnar(strategy = "Rle", optional, index = 5)]
-            pub f38: String,
-            #[columnar(strategy = "DeltaRle", optional, index = 7)]
-            pub f39: u16,
-        }
-
-        #[columnar(ser, de)]
-        #[derive(Debug, Clone, PartialEq)]
-        pub struct MapTable {
-            #[columnar(class = "map")]
-            pub map: std::collections::BTreeMap<u64, WideMap>,
-        }
-    }
-
-    pub fn to_map_row(w: &ours::Wide) -> ours_only::WideMap {
-        ours_only::WideMap {
-            f0: w.f0,
-            f1: w.f1,
-            f2: w.f2,
-            f3: w.f3,
-            f4: w.f4,
-            f5: w.f5.clone(),
-            f6: w.f6.clone(),
-            f7: w.f7,
-            f8: w.f8,
-            f9: w.f9,
-            f10: w.f10,
-            f11: w.f11,
-            f12: w.f12,
-            f13: w.f13.clone(),
-            f14: w.f14.clone(),
-            f15: w.f15,
-            f16: w.f16,
-            f17: w.f17,
-            f18: w.f18,
-            f19: w.f19,
-            f20: w.f20,
-            f21: w.f21.clone(),
-            f22: w.f22.clone(),
-            f23: w.f23,
-            f24: w.f24,
-            f25: w.f25,
-            f26: w.f26,
-            f27: w.f27,
-            f28: w.f28,
-            f29: w.f29.clone(),
-            f30: w.f30.clone(),
-            f31: w.f31,
-            f32: w.f32,
-            f33: w.f33,
-            f34: w.f34,
-            f35: w.f35,
-            f36: w.f36,
-            f37: w.f37.clone(),
-            f38: w.f38.clone(),
-            f39: w.f39,
-        }
-    }
-
     /// f<i> = i where the type allows (negated for the DeltaRle i64 fields), booleans
     /// alternate from true, Generic strings empty, Rle strings "é".
     pub fn simple_wide() -> ours::Wide {
-        ours::Wide {
-            f0: 0,
-            f1: 1,
-            f2: -2,
-            f3: false,
-            f4: 4,
-            f5: String::new(),
-            f6: "é".to_owned(),
-            f7: 7,
-            f8: 8,
-            f9: 9,
-            f10: -10,
-            f11: false,
-            f12: 12,
-            f13: String::new(),
-            f14: "é".to_owned(),
-            f15: 15,
-            f16: 16,
-            f17: 17,
-            f18: -18,
-            f19: false,
-            f20: 20,
-            f21: String::new(),
-            f22: "é".to_owned(),
-            f23: 23,
-            f24: 24,
-            f25: 25,
-            f26: -26,
-            f27: false,
-            f28: 28,
-            f29: String::new(),
-            f30: "é".to_owned(),
-            f31: 31,
-            f32: 32,
-            f33: 33,
-            f34: -34,
-            f35: false,
-            f36: 36,
-            f37: String::new(),
-            f38: "é".to_owned(),
-            f39: 39,
-        }
+        wide_build!(
+            |i: usize| i as u8,
+            |i: usize| i as u32,
+            |i: usize| -(i as i64),
+            |_: usize| false,
+            |i: usize| i as i64,
+            |_: usize| String::new(),
+            |_: usize| "é".to_owned(),
+            |i: usize| i as u16,
+        )
     }
 
     fn zigzag(v: i64) -> u8 {

@@ -1629,8 +1629,10 @@ fn nested_rows_deeper_than_the_depth_limit_are_depth_limit_exceeded() {
 
 #[test]
 fn hostile_deep_nesting_is_an_error_not_a_stack_overflow() {
-    let bytes = chain_bytes(20_000);
-    assert!(columnar::from_bytes::<Tree>(&bytes).is_err());
+    assert_error(
+        columnar::from_bytes::<Tree>(&chain_bytes(20_000)),
+        ErrorKind::DepthLimitExceeded,
+    );
 }
 
 // ------------------------------------------------------------------ strictness of the lazy path

@@ -187,6 +187,13 @@ fn map_container(wire: Wire) -> Wire {
     wire.optional("map.note", 0, &columns.note)
 }
 
+/// The table of `good`'s rows with one column changed by `change`.
+fn with_column(good: &Columns, change: impl FnOnce(&mut Columns)) -> Wire {
+    let mut columns = good.clone();
+    change(&mut columns);
+    table_with(&columns, 6, |w| w)
+}
+
 fn valid() -> Wire {
     table_with(&Columns::of(&sample_rows()), 6, |wire| wire)
 }
@@ -267,14 +274,7 @@ fn cases() -> Vec<Case> {
         valid.at("map.value") - 1,
     );
 
-    let wire = table_with(
-        &Columns {
-            name: vec![0x00, 0x01, b'a'],
-            ..good.clone()
-        },
-        6,
-        |w| w,
-    );
+    let wire = with_column(&good, |c| c.name = vec![0x00, 0x01, b'a']);
     case(
         &mut cases,
         "rle run count 0",
@@ -285,14 +285,7 @@ fn cases() -> Vec<Case> {
 
     let mut name = zigzag(MAX_RLE_COUNT as i64 + 1);
     name.extend_from_slice(&[0x01, b'a']);
-    let wire = table_with(
-        &Columns {
-            name,
-            ..good.clone()
-        },
-        6,
-        |w| w,
-    );
+    let wire = with_column(&good, |c| c.name = name);
     case(
         &mut cases,
         "rle run count > MAX_RLE_COUNT",
@@ -303,14 +296,7 @@ fn cases() -> Vec<Case> {
 
     let mut name = zigzag(-(MAX_RLE_COUNT as i64) - 1);
     name.extend_from_slice(&[0x01, b'a']);
-    let wire = table_with(
-        &Columns {
-            name,
-            ..good.clone()
-        },
-        6,
-        |w| w,
-    );
+    let wire = with_column(&good, |c| c.name = name);
     case(
         &mut cases,
         "rle literal count > MAX_RLE_COUNT",
@@ -320,14 +306,7 @@ fn cases() -> Vec<Case> {
     );
 
     // A literal of 3 values in a column with bytes for one.
-    let wire = table_with(
-        &Columns {
-            name: vec![0x05, 0x01, b'a'],
-            ..good.clone()
-        },
-        6,
-        |w| w,
-    );
+    let wire = with_column(&good, |c| c.name = vec![0x05, 0x01, b'a']);
     case(
         &mut cases,
         "rle literal longer than its column",
@@ -342,7 +321,7 @@ fn cases() -> Vec<Case> {
     for _ in 0..3 {
         id.extend_from_slice(&big);
     }
-    let wire = table_with(&Columns { id, ..good.clone() }, 6, |w| w);
+    let wire = with_column(&good, |c| c.id = id);
     let overflow_at = wire.at("id") + 1 + 2 * big.len();
     case(
         &mut cases,
@@ -353,14 +332,7 @@ fn cases() -> Vec<Case> {
     );
 
     let value = generic::encode(&[5u32, 6, 7]).unwrap();
-    let wire = table_with(
-        &Columns {
-            value,
-            ..good.clone()
-        },
-        6,
-        |w| w,
-    );
+    let wire = with_column(&good, |c| c.value = value);
     case(
         &mut cases,
         "required columns of unequal length",
@@ -371,7 +343,7 @@ fn cases() -> Vec<Case> {
     );
 
     let id = delta_rle::encode(&[1u64]).unwrap();
-    let wire = table_with(&Columns { id, ..good.clone() }, 6, |w| w);
+    let wire = with_column(&good, |c| c.id = id);
     case(
         &mut cases,
         "second column shorter than the first",
@@ -382,14 +354,7 @@ fn cases() -> Vec<Case> {
     );
 
     let note = generic::encode(&[7u8]).unwrap();
-    let wire = table_with(
-        &Columns {
-            note,
-            ..good.clone()
-        },
-        6,
-        |w| w,
-    );
+    let wire = with_column(&good, |c| c.note = note);
     case(
         &mut cases,
         "optional column of unequal length",
@@ -802,10 +767,31 @@ fn zero_sized_generic_count_cannot_make_from_bytes_abort() {
 /// Rows streamed past this many are not pulled (a run may claim 10^9 rows).
 const STREAM_LIMIT: usize = 1 << 12;
 
-/// Every entry point on `bytes`; only a panic or an abort can fail this.
+/// Every entry point on `bytes`: no panic or abort, every error's offset inside the input, and
+/// the entry points agree: `take_from_bytes` reads what `from_bytes` reads, and where only it
+/// succeeds, `from_bytes` reports trailing bytes where its rest starts; the streamed rows are
+/// the bulk rows.
 fn decode_everything(bytes: &[u8]) {
     let bulk = columnar::from_bytes::<Table>(bytes);
-    let _ = columnar::take_from_bytes::<Table>(bytes);
+    let taken = columnar::take_from_bytes::<Table>(bytes);
+    for err in [bulk.as_ref().err(), taken.as_ref().err()]
+        .into_iter()
+        .flatten()
+    {
+        assert!(err.offset().is_none_or(|at| at <= bytes.len()), "{err}");
+    }
+    match (&bulk, &taken) {
+        (Ok(table), Ok((front, rest))) => {
+            assert_eq!(front, table);
+            assert!(rest.is_empty(), "from_bytes accepted trailing bytes");
+        }
+        (Ok(_), Err(err)) => panic!("take_from_bytes fails where from_bytes succeeds: {err}"),
+        (Err(err), Ok((_, rest))) => assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::TrailingBytes, Some(bytes.len() - rest.len()))
+        ),
+        (Err(_), Err(_)) => {}
+    }
     if let Ok(iter) = columnar::iter_from_bytes::<Table>(bytes) {
         let streamed: columnar::Result<Vec<Row>> = iter.rows.take(STREAM_LIMIT).collect();
         if let Ok(table) = &bulk {
@@ -871,35 +857,21 @@ fn mutations_of_a_valid_table_never_panic() {
 /// next column's length rather than abort.
 #[test]
 fn rle_run_of_10e8_strings_is_an_error_not_an_abort() {
-    isolated("rle_run_of_10e8_strings_is_an_error_not_an_abort", || {
-        let good = Columns::of(&sample_rows());
-        let mut name = zigzag(104_469_544);
-        name.push(0x00); // ""
-        let wire = table_with(&Columns { name, ..good }, 6, |w| w);
-        let err = columnar::from_bytes::<Table>(&wire.bytes).unwrap_err();
-        assert_eq!(
-            (err.kind(), err.offset()),
-            (ErrorKind::ColumnLengthMismatch, Some(wire.at("name")))
-        );
-    });
+    let mut name = zigzag(104_469_544);
+    name.push(0x00); // ""
+    let test = "rle_run_of_10e8_strings_is_an_error_not_an_abort";
+    name_column_is_an_error(test, name, ErrorKind::ColumnLengthMismatch);
 }
 
 /// The largest run, 10^9 strings, asks for 24 GB at once: an error, not an abort.
+/// The rows are built from the column streams: the run is never materialized; the other
+/// columns end with the sample's rows, and the long `name` column is reported.
 #[test]
 fn rle_run_of_max_strings_is_an_error_not_an_abort() {
-    isolated("rle_run_of_max_strings_is_an_error_not_an_abort", || {
-        let good = Columns::of(&sample_rows());
-        let mut name = zigzag(MAX_RLE_COUNT as i64);
-        name.push(0x00);
-        let wire = table_with(&Columns { name, ..good }, 6, |w| w);
-        // The rows are built from the column streams: the run is never materialized; the
-        // other columns end with the sample's rows, and the long `name` column is reported.
-        let err = columnar::from_bytes::<Table>(&wire.bytes).unwrap_err();
-        assert_eq!(
-            (err.kind(), err.offset()),
-            (ErrorKind::ColumnLengthMismatch, Some(wire.at("name")))
-        );
-    });
+    let mut name = zigzag(MAX_RLE_COUNT as i64);
+    name.push(0x00);
+    let test = "rle_run_of_max_strings_is_an_error_not_an_abort";
+    name_column_is_an_error(test, name, ErrorKind::ColumnLengthMismatch);
 }
 
 /// Found by `cargo fuzz run table` (a timeout): each value of an Rle run of strings is a
@@ -908,12 +880,21 @@ fn rle_run_of_max_strings_is_an_error_not_an_abort() {
 /// infallible allocations abort under the 4 GiB limit.
 #[test]
 fn rle_run_of_long_strings_is_an_error_not_an_abort() {
-    isolated("rle_run_of_long_strings_is_an_error_not_an_abort", || {
+    let mut name = zigzag(10_000_000);
+    name.extend(varint(1000));
+    name.extend([b'x'; 1000]);
+    // The run's values would outgrow what the column's bytes can stand for: refused at the run.
+    let test = "rle_run_of_long_strings_is_an_error_not_an_abort";
+    name_column_is_an_error(test, name, ErrorKind::RunCountTooLarge);
+}
+
+/// Decodes, in a child process under 4 GiB, the sample table with `name` for its `name` column:
+/// an error of `kind` at that column, not an abort.
+fn name_column_is_an_error(test: &str, name: Vec<u8>, kind: ErrorKind) {
+    isolated(test, || {
         let good = Columns::of(&sample_rows());
-        let mut name = zigzag(10_000_000);
-        name.extend(varint(1000));
-        name.extend([b'x'; 1000]);
         let wire = table_with(&Columns { name, ..good }, 6, |w| w);
-        assert!(columnar::from_bytes::<Table>(&wire.bytes).is_err());
+        let err = columnar::from_bytes::<Table>(&wire.bytes).unwrap_err();
+        assert_eq!((err.kind(), err.offset()), (kind, Some(wire.at("name"))));
     });
 }

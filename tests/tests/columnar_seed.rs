@@ -7,39 +7,10 @@
 //! (without `note`, with `note`, with `note` and `nick`) read each other's bytes.
 
 use std::collections::BTreeMap;
-use std::fmt;
 
 use proptest::prelude::*;
 
-/// Parses the annotated hex of a golden file: `#` comments, whitespace ignored.
-fn golden(text: &str) -> Vec<u8> {
-    let digits: String = text
-        .lines()
-        .map(|line| line.split('#').next().unwrap_or(""))
-        .flat_map(|line| line.chars().filter(|c| !c.is_whitespace()))
-        .collect();
-    assert!(digits.len().is_multiple_of(2), "odd number of hex digits");
-    (0..digits.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&digits[i..i + 2], 16).expect("hex digit"))
-        .collect()
-}
-
-/// Bytes shown as hex in assertion messages.
-#[derive(PartialEq)]
-struct Hex<'a>(&'a [u8]);
-
-impl fmt::Debug for Hex<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, b) in self.0.iter().enumerate() {
-            if i > 0 {
-                f.write_str(" ")?;
-            }
-            write!(f, "{b:02x}")?;
-        }
-        Ok(())
-    }
-}
+use integration_tests::hex::{parse as golden, Hex};
 
 /// The worked examples' schemas, stamped for `columnar` (`ours`) and for serde_columnar (`peer`).
 macro_rules! schemas {

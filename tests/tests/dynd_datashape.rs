@@ -163,35 +163,27 @@ fn array_files_decode_to_values_and_print_as_json() {
         serde_json::json!([null, [5, -5], {"type": "char", "value": "é"}])
     );
     // And back from JSON.
+    // `{"k": [items]}`
+    let k = |items| Value::Struct(vec![("k".into(), Value::List(items))]);
     let value = Value::from(serde_json::json!({"k": [1, 2.5, "s", null, true]}));
-    assert_eq!(
-        value,
-        Value::Struct(vec![(
-            "k".into(),
-            Value::List(vec![
-                Value::Int64(1),
-                Value::Float64(2.5),
-                Value::String("s".into()),
-                Value::Missing,
-                Value::Bool(true)
-            ])
-        )])
-    );
+    let items = vec![
+        Value::Int64(1),
+        Value::Float64(2.5),
+        Value::String("s".into()),
+        Value::Missing,
+        Value::Bool(true),
+    ];
+    assert_eq!(value, k(items));
     // Value also deserializes from any self-describing format, following serde's data model:
     // serde_json hands non-negative integers as u64 and null as unit.
     let from_json: Value = serde_json::from_str(r#"{"k": [1, -2, "s", null]}"#).unwrap();
-    assert_eq!(
-        from_json,
-        Value::Struct(vec![(
-            "k".into(),
-            Value::List(vec![
-                Value::UInt64(1),
-                Value::Int64(-2),
-                Value::String("s".into()),
-                Value::Void
-            ])
-        )])
-    );
+    let items = vec![
+        Value::UInt64(1),
+        Value::Int64(-2),
+        Value::String("s".into()),
+        Value::Void,
+    ];
+    assert_eq!(from_json, k(items));
 }
 
 #[test]

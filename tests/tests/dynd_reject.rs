@@ -297,9 +297,17 @@ fn no_input_panics_for_a_few_hostile_shapes() {
         b"\x1ebytes[18446744073709551615]...",
     ];
     for input in hostile {
-        let _ = dynd::from_bytes::<Record>(input);
-        let _ = dynd::from_bytes::<Vec<Vec<Option<String>>>>(input);
-        let _ = dynd::from_array_bytes(input);
+        // Each is an error whose offset lies inside the input.
+        let errors = [
+            dynd::from_bytes::<Record>(input).map(drop),
+            dynd::from_bytes::<Vec<Vec<Option<String>>>>(input).map(drop),
+            dynd::from_array_bytes(input).map(drop),
+        ];
+        for result in errors {
+            let err = result.expect_err("a hostile input decoded");
+            let within = err.offset().is_some_and(|at| at <= input.len() as u64);
+            assert!(within, "{input:02x?}: {err}");
+        }
     }
 }
 

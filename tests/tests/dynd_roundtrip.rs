@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_formats::dynd::{self, Array, Type, Value};
+use serde_formats::ErrorKind;
 
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 enum Event {
@@ -165,7 +166,10 @@ proptest! {
         prop_assert_eq!(dynd::digest(&back).unwrap(), dynd::digest(&record).unwrap());
         // Every strict prefix is rejected.
         for cut in [0, bytes.len() / 2, bytes.len() - 1] {
-            prop_assert!(dynd::from_bytes::<Record>(&bytes[..cut]).is_err());
+            let err = dynd::from_bytes::<Record>(&bytes[..cut]).unwrap_err();
+            let truncated = [ErrorKind::UnexpectedEnd, ErrorKind::LengthPastEnd];
+            prop_assert!(truncated.contains(&err.kind()), "prefix {}: {}", cut, err);
+            prop_assert!(err.offset().is_some_and(|at| at <= cut as u64), "prefix {}: {}", cut, err);
         }
     }
 

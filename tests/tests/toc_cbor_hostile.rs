@@ -4,7 +4,10 @@
 //! RFC 8949.
 
 use serde_formats::toc::{self, Reader, Value};
-use serde_formats::ErrorKind;
+use serde_formats::ErrorKind::{
+    self, BadCbor, BadToc, DepthLimitExceeded, InvalidUtf8, LengthPastEnd, PathNotFound,
+    Unsupported,
+};
 
 const MAGIC: &[u8; 30] = b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0msglc-2024";
 
@@ -92,132 +95,41 @@ fn hostile_cbor_files_are_errors_at_their_offset() {
     let tagged_time = [0x82, 0x01, 0xc1, 0x1a, 0x51, 0x4b, 0x67, 0xb0]; // [1, 1(1363896240)]
     let deep = [vec![0x9f; 300], vec![0xff; 300]].concat();
     let huge_array = [vec![0x9b], vec![0xff; 8], vec![0x01]].concat();
+    let huge = || file(&huge_array, &p(0, huge_array.len() as u64));
+    let short_block = || file(&[0x84, 1, 2, 3, 4], &blocks(&[[3, 1, 3], [2, 3, 5]]));
+    let toc_len_with_more = [
+        MAGIC.to_vec(),
+        field(1),
+        [vec![0x06], vec![0; 8], vec![0x02]].concat(),
+        vec![0x01],
+        p(0, 1),
+    ];
+    let toc_start_text = [
+        MAGIC.to_vec(),
+        [vec![0x61, b'x'], vec![0; 8]].concat(),
+        field(6),
+        vec![0x01],
+        p(0, 1),
+    ];
+    let outside = [vec![0xa1, 0x61, b't', 0x81], uint(7)].concat();
+    // One case a line: name, file, path read, kind, offset.
+    #[rustfmt::skip]
     let cases: Vec<Case> = vec![
-        (
-            "a valid file, as a control",
-            file(&[0x83, 0x01, 0x02, 0x03], &p(0, 4)),
-            Some("7"),
-            ErrorKind::PathNotFound,
-            None,
-        ),
-        (
-            "toc_len field with bytes after its integer",
-            [
-                MAGIC.to_vec(),
-                field(1),
-                [vec![0x06], vec![0; 8], vec![0x02]].concat(),
-                vec![0x01],
-                p(0, 1),
-            ]
-            .concat(),
-            None,
-            ErrorKind::BadToc,
-            Some(49),
-        ),
-        (
-            "toc_start field holding a text string",
-            [
-                MAGIC.to_vec(),
-                [vec![0x61, b'x'], vec![0; 8]].concat(),
-                field(6),
-                vec![0x01],
-                p(0, 1),
-            ]
-            .concat(),
-            None,
-            ErrorKind::BadToc,
-            Some(30),
-        ),
-        (
-            "toc is an array",
-            file(&[0x01], &[0x82, 0x00, 0x01]),
-            None,
-            ErrorKind::BadToc,
-            Some(51),
-        ),
-        (
-            "position past the data",
-            file(&[0x01], &p(0, 9)),
-            None,
-            ErrorKind::BadToc,
-            Some(54),
-        ),
-        (
-            "a tag without a MessagePack equivalent",
-            file(&tagged_time, &p(0, tagged_time.len() as u64)),
-            None,
-            ErrorKind::Unsupported,
-            Some(52),
-        ),
-        (
-            "undefined",
-            file(&[0xf7], &p(0, 1)),
-            None,
-            ErrorKind::Unsupported,
-            Some(50),
-        ),
-        (
-            "indefinite nesting past the depth limit",
-            file(&deep, &p(0, deep.len() as u64)),
-            None,
-            ErrorKind::DepthLimitExceeded,
-            None,
-        ),
-        (
-            "array count of 2^64 - 1",
-            file(&huge_array, &p(0, huge_array.len() as u64)),
-            None,
-            ErrorKind::LengthPastEnd,
-            Some(50),
-        ),
-        (
-            "array count of 2^64 - 1, through a path",
-            file(&huge_array, &p(0, huge_array.len() as u64)),
-            Some("0"),
-            ErrorKind::LengthPastEnd,
-            Some(50),
-        ),
-        (
-            "stray break in the data",
-            file(&[0x81, 0xff], &p(0, 2)),
-            None,
-            ErrorKind::BadCbor,
-            Some(51),
-        ),
-        (
-            "block count larger than the block",
-            file(
-                &[0x84, 0x01, 0x02, 0x03, 0x04],
-                &blocks(&[[3, 1, 3], [2, 3, 5]]),
-            ),
-            None,
-            ErrorKind::BadToc,
-            None,
-        ),
-        (
-            "block count larger than the block, through a path",
-            file(
-                &[0x84, 0x01, 0x02, 0x03, 0x04],
-                &blocks(&[[3, 1, 3], [2, 3, 5]]),
-            ),
-            Some("2"),
-            ErrorKind::BadToc,
-            Some(51),
-        ),
-        (
-            "nested file start outside the data",
-            file(&[0x01], &[vec![0xa1, 0x61, b't', 0x81], uint(7)].concat()),
-            None,
-            ErrorKind::BadToc,
-            Some(55),
-        ),
-        (
-            "invalid UTF-8 in a text string",
-            file(&[0x62, 0xc3, 0x28], &p(0, 3)),
-            None,
-            ErrorKind::InvalidUtf8,
-            Some(50),
-        ),
+        ("a valid file, as a control", file(&[0x83, 1, 2, 3], &p(0, 4)), Some("7"), PathNotFound, None),
+        ("toc_len field with bytes after its integer", toc_len_with_more.concat(), None, BadToc, Some(49)),
+        ("toc_start field holding a text string", toc_start_text.concat(), None, BadToc, Some(30)),
+        ("toc is an array", file(&[0x01], &[0x82, 0x00, 0x01]), None, BadToc, Some(51)),
+        ("position past the data", file(&[0x01], &p(0, 9)), None, BadToc, Some(54)),
+        ("a tag without a MessagePack equivalent", file(&tagged_time, &p(0, 8)), None, Unsupported, Some(52)),
+        ("undefined", file(&[0xf7], &p(0, 1)), None, Unsupported, Some(50)),
+        ("indefinite nesting past the depth limit", file(&deep, &p(0, 600)), None, DepthLimitExceeded, None),
+        ("array count of 2^64 - 1", huge(), None, LengthPastEnd, Some(50)),
+        ("array count of 2^64 - 1, through a path", huge(), Some("0"), LengthPastEnd, Some(50)),
+        ("stray break in the data", file(&[0x81, 0xff], &p(0, 2)), None, BadCbor, Some(51)),
+        ("block count larger than the block", short_block(), None, BadToc, None),
+        ("block count larger than the block, through a path", short_block(), Some("2"), BadToc, Some(51)),
+        ("nested file start outside the data", file(&[0x01], &outside), None, BadToc, Some(55)),
+        ("invalid UTF-8 in a text string", file(&[0x62, 0xc3, 0x28], &p(0, 3)), None, InvalidUtf8, Some(50)),
     ];
     for (name, bytes, path, kind, offset) in cases {
         for err in errors(&bytes, path) {

@@ -3,7 +3,10 @@
 //! the layout of `docs/spec/toc-msgpack.md` §4; the expected kinds follow its §7.
 
 use serde_formats::toc::{self, Reader, Value};
-use serde_formats::ErrorKind;
+use serde_formats::ErrorKind::{
+    self, BadMagic, BadMsgpack, BadToc, DepthLimitExceeded, InvalidUtf8, LengthPastEnd,
+    TrailingBytes, UnexpectedEnd,
+};
 
 const MAGIC: &[u8; 30] = b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0msglc-2024";
 
@@ -53,345 +56,166 @@ struct Case {
     offset: Option<u64>,
 }
 
+fn case(
+    name: &'static str,
+    bytes: Vec<u8>,
+    path: Option<&'static str>,
+    kind: ErrorKind,
+    offset: Option<u64>,
+) -> Case {
+    Case {
+        name,
+        bytes,
+        path,
+        kind,
+        offset,
+    }
+}
+
 fn cases() -> Vec<Case> {
     let data3 = [0x93, 0x01, 0x02, 0x03]; // [1, 2, 3]
+    let wrong_magic = {
+        let mut f = file(&[0x01], &p(0, 1));
+        f[25] = b'X';
+        f
+    };
+    let header_cut_inside = file(&[0x01], &p(0, 1))[..45].to_vec();
+    let toc_start_not_an = raw(
+        [vec![0; 9], vec![0xa1]].concat(),
+        field(6),
+        &[0x01],
+        &p(0, 1),
+    );
+    let toc_start_with = raw(
+        [vec![0; 8], vec![0x01, 0x01]].concat(),
+        field(6),
+        &[0x01],
+        &p(0, 1),
+    );
+    let toc_start_past_the = raw(field(1_000_000), field(6), &[0x01], &p(0, 1));
+    let toc_len_past_the = raw(field(1), field(u64::MAX), &[0x01], &p(0, 1));
+    // A first header byte that is not zero means CBOR (toc_cbor_hostile.rs has more).
+    let cbor_header_with = raw(
+        [vec![0x01], vec![0; 8], vec![0x01]].concat(),
+        [vec![0x06], vec![0; 9]].concat(),
+        &[0x01],
+        &p(0, 1),
+    );
+    let position_of_three = file(&data3, &[0x81, 0xa1, b'p', 0x93, 0x00, 0x01, 0x02]);
+    let position_is_not_an = file(&data3, &[0x81, 0xa1, b'p', 0x04]);
+    let t_is_a_number = file(
+        &data3,
+        &[[0x82].as_slice(), &p(0, 4)[1..], &[0xa1, b't', 0x05]].concat(),
+    );
+    let entry_key_not_a = file(&data3, &[0x81, 0x01, 0x92, 0x00, 0x04]);
+    let entry_with_neither = file(&data3, &[0x81, 0xa1, b'x', 0x01]);
+    // [1, 2, 3] indexed as a block list `{"p": [[count, start, end], [count, start, end]]}`.
+    let two_blocks = |a: [u8; 3], b: [u8; 3]| {
+        let toc = [[0x81, 0xa1, b'p', 0x92, 0x93].as_slice(), &a, &[0x93], &b].concat();
+        file(&data3, &toc)
+    };
+    // Blocks claiming 5 values in all over 3: element 4 asked.
+    let block_count_larger = two_blocks([1, 1, 2], [4, 2, 4]);
+    let block_count = two_blocks([1, 1, 3], [1, 3, 4]);
+    let inverted_block = two_blocks([1, 3, 1], [1, 3, 4]);
+    let block_counts = file(
+        &data3,
+        &[
+            [0x81, 0xa1, b'p', 0x92, 0x93].as_slice(),
+            &uint(u64::MAX),
+            &[0x01, 0x02, 0x93],
+            &uint(u64::MAX),
+            &[0x02, 0x04],
+        ]
+        .concat(),
+    );
+    let nested_file = file(&data3, &[0x81, 0xa1, b't', 0x91, 0x10]);
+    let nested_file_with_a = file(&[0x07; 60], &[0x81, 0xa1, b't', 0x91, 0x00]);
+    let nested_file_cut = file(
+        &file(&[0x01], &p(0, 1))[..40],
+        &[0x81, 0xa1, b't', 0x91, 0x00],
+    );
+    let string_longer_than = file(&[0xa5, b'a'], &p(0, 2));
+    let value_shorter_than = file(&[0x01, 0x02], &p(0, 2));
+    let array_claiming_2 = file(&[0xdd, 0xff, 0xff, 0xff, 0xff, 0x01], &p(0, 6));
+    let map_in_toc = file(
+        &data3,
+        &[
+            [0x82].as_slice(),
+            &p(0, 4)[1..],
+            &[0xa1, b't', 0xdf, 0xff, 0xff, 0xff, 0xff],
+        ]
+        .concat(),
+    );
+    // fixext 4 with two of its four bytes: the data ends inside the extension.
+    let truncated = file(&[0xd6, 0x01, 0x00, 0x00], &p(0, 4));
+    let deeply_nested_data = {
+        let mut data = vec![0x91; 200];
+        data.push(0xc0);
+        let toc = p(0, data.len() as u64);
+        file(&data, &toc)
+    };
+
+    // One case a line: name, file, path read (`None`: the whole value), kind, offset.
+    #[rustfmt::skip]
     let mut cases = vec![
-        Case {
-            name: "wrong magic",
-            bytes: {
-                let mut f = file(&[0x01], &p(0, 1));
-                f[25] = b'X';
-                f
-            },
-            path: None,
-            kind: ErrorKind::BadMagic,
-            offset: Some(0),
-        },
-        Case {
-            name: "empty input",
-            bytes: vec![],
-            path: None,
-            kind: ErrorKind::UnexpectedEnd,
-            offset: Some(0),
-        },
-        Case {
-            name: "short garbage",
-            bytes: b"hello".to_vec(),
-            path: None,
-            kind: ErrorKind::BadMagic,
-            offset: Some(0),
-        },
-        Case {
-            name: "header cut inside",
-            bytes: file(&[0x01], &p(0, 1))[..45].to_vec(),
-            path: None,
-            kind: ErrorKind::UnexpectedEnd,
-            offset: Some(45),
-        },
-        Case {
-            name: "toc_start not an integer",
-            bytes: raw(
-                [vec![0; 9], vec![0xa1]].concat(),
-                field(6),
-                &[0x01],
-                &p(0, 1),
-            ),
-            path: None,
-            kind: ErrorKind::BadToc,
-            offset: Some(39),
-        },
-        Case {
-            name: "toc_start with bytes after its integer",
-            bytes: raw(
-                [vec![0; 8], vec![0x01, 0x01]].concat(),
-                field(6),
-                &[0x01],
-                &p(0, 1),
-            ),
-            path: None,
-            kind: ErrorKind::BadToc,
-            offset: Some(39),
-        },
-        Case {
-            name: "toc_start past the end",
-            bytes: raw(field(1_000_000), field(6), &[0x01], &p(0, 1)),
-            path: None,
-            kind: ErrorKind::BadToc,
-            offset: Some(30),
-        },
-        Case {
-            name: "toc_len past the end",
-            bytes: raw(field(1), field(u64::MAX), &[0x01], &p(0, 1)),
-            path: None,
-            kind: ErrorKind::BadToc,
-            offset: Some(40),
-        },
-        Case {
-            // A first header byte that is not zero means CBOR (toc_cbor_hostile.rs has more).
-            name: "CBOR header with bytes after its integer",
-            bytes: raw(
-                [vec![0x01], vec![0; 8], vec![0x01]].concat(),
-                [vec![0x06], vec![0; 9]].concat(),
-                &[0x01],
-                &p(0, 1),
-            ),
-            path: None,
-            kind: ErrorKind::BadToc,
-            offset: Some(39),
-        },
-        Case {
-            name: "toc is an array",
-            bytes: file(&[0x01], &[0x92, 0x00, 0x01]),
-            path: None,
-            kind: ErrorKind::BadToc,
-            offset: Some(51),
-        },
-        Case {
-            name: "toc is a string",
-            bytes: file(&[0x01], &[0xa1, b'p']),
-            path: None,
-            kind: ErrorKind::BadToc,
-            offset: Some(51),
-        },
-        Case {
-            name: "toc cut short",
-            bytes: file(&[0x01], &p(0, 1)[..5]),
-            path: None,
-            kind: ErrorKind::UnexpectedEnd,
-            offset: None,
-        },
-        Case {
-            name: "inverted position",
-            bytes: file(&data3, &p(3, 1)),
-            path: None,
-            kind: ErrorKind::BadToc,
-            offset: None,
-        },
-        Case {
-            name: "position past the data",
-            bytes: file(&data3, &p(0, 5)),
-            path: None,
-            kind: ErrorKind::BadToc,
-            offset: None,
-        },
-        Case {
-            name: "position of three numbers",
-            bytes: file(&data3, &[0x81, 0xa1, b'p', 0x93, 0x00, 0x01, 0x02]),
-            path: None,
-            kind: ErrorKind::BadToc,
-            offset: None,
-        },
-        Case {
-            name: "position is not an array",
-            bytes: file(&data3, &[0x81, 0xa1, b'p', 0x04]),
-            path: None,
-            kind: ErrorKind::BadToc,
-            offset: None,
-        },
-        Case {
-            name: "t is a number",
-            bytes: file(
-                &data3,
-                &[[0x82].as_slice(), &p(0, 4)[1..], &[0xa1, b't', 0x05]].concat(),
-            ),
-            path: None,
-            kind: ErrorKind::BadToc,
-            offset: None,
-        },
-        Case {
-            name: "entry key not a string",
-            bytes: file(&data3, &[0x81, 0x01, 0x92, 0x00, 0x04]),
-            path: None,
-            kind: ErrorKind::BadToc,
-            offset: Some(55),
-        },
-        Case {
-            name: "entry with neither p nor t",
-            bytes: file(&data3, &[0x81, 0xa1, b'x', 0x01]),
-            path: None,
-            kind: ErrorKind::BadToc,
-            offset: Some(54),
-        },
-        Case {
-            name: "block count larger than the block",
-            // [1, 2, 3] indexed as one block claiming 5 values, element 4 asked.
-            bytes: file(
-                &data3,
-                &[
-                    0x81, 0xa1, b'p', 0x92, 0x93, 0x01, 0x01, 0x02, 0x93, 0x04, 0x02, 0x04,
-                ],
-            ),
-            path: Some("4"),
-            kind: ErrorKind::BadToc,
-            offset: None,
-        },
-        Case {
-            name: "block count smaller than the block",
-            bytes: file(
-                &data3,
-                &[
-                    0x81, 0xa1, b'p', 0x92, 0x93, 0x01, 0x01, 0x03, 0x93, 0x01, 0x03, 0x04,
-                ],
-            ),
-            path: None,
-            kind: ErrorKind::BadToc,
-            offset: None,
-        },
-        Case {
-            name: "block count larger than the block, whole decode",
-            bytes: file(
-                &data3,
-                &[
-                    0x81, 0xa1, b'p', 0x92, 0x93, 0x01, 0x01, 0x02, 0x93, 0x04, 0x02, 0x04,
-                ],
-            ),
-            path: None,
-            kind: ErrorKind::BadToc,
-            offset: None,
-        },
-        Case {
-            name: "inverted block",
-            bytes: file(
-                &data3,
-                &[
-                    0x81, 0xa1, b'p', 0x92, 0x93, 0x01, 0x03, 0x01, 0x93, 0x01, 0x03, 0x04,
-                ],
-            ),
-            path: Some("0"),
-            kind: ErrorKind::BadToc,
-            offset: None,
-        },
-        Case {
-            name: "block counts overflow",
-            bytes: file(
-                &data3,
-                &[
-                    [0x81, 0xa1, b'p', 0x92, 0x93].as_slice(),
-                    &uint(u64::MAX),
-                    &[0x01, 0x02, 0x93],
-                    &uint(u64::MAX),
-                    &[0x02, 0x04],
-                ]
-                .concat(),
-            ),
-            path: Some("0"),
-            kind: ErrorKind::BadToc,
-            offset: None,
-        },
-        Case {
-            name: "nested file outside the data",
-            bytes: file(&data3, &[0x81, 0xa1, b't', 0x91, 0x10]),
-            path: Some("0"),
-            kind: ErrorKind::BadToc,
-            offset: None,
-        },
-        Case {
-            name: "nested file with a bad magic",
-            bytes: file(&[0x07; 60], &[0x81, 0xa1, b't', 0x91, 0x00]),
-            path: Some("0"),
-            kind: ErrorKind::BadMagic,
-            offset: Some(50),
-        },
-        Case {
-            name: "nested file cut short",
-            bytes: file(
-                &file(&[0x01], &p(0, 1))[..40],
-                &[0x81, 0xa1, b't', 0x91, 0x00],
-            ),
-            path: Some("0"),
-            kind: ErrorKind::UnexpectedEnd,
-            offset: None,
-        },
-        Case {
-            name: "reserved marker in the data",
-            bytes: file(&[0xc1], &p(0, 1)),
-            path: None,
-            kind: ErrorKind::BadMsgpack,
-            offset: Some(50),
-        },
-        Case {
-            name: "string longer than its value",
-            bytes: file(&[0xa5, b'a'], &p(0, 2)),
-            path: None,
-            kind: ErrorKind::LengthPastEnd,
-            offset: Some(51),
-        },
-        Case {
-            name: "invalid UTF-8",
-            bytes: file(&[0xa2, 0xc3, 0x28], &p(0, 3)),
-            path: None,
-            kind: ErrorKind::InvalidUtf8,
-            offset: Some(51),
-        },
-        Case {
-            name: "value shorter than its span",
-            bytes: file(&[0x01, 0x02], &p(0, 2)),
-            path: None,
-            kind: ErrorKind::TrailingBytes,
-            offset: Some(51),
-        },
-        Case {
-            name: "array claiming 2^32-1 elements",
-            bytes: file(&[0xdd, 0xff, 0xff, 0xff, 0xff, 0x01], &p(0, 6)),
-            path: None,
-            kind: ErrorKind::UnexpectedEnd,
-            offset: Some(56),
-        },
-        Case {
-            name: "map in toc claiming 2^32-1 entries",
-            bytes: file(
-                &data3,
-                &[
-                    [0x82].as_slice(),
-                    &p(0, 4)[1..],
-                    &[0xa1, b't', 0xdf, 0xff, 0xff, 0xff, 0xff],
-                ]
-                .concat(),
-            ),
-            path: Some("a"),
-            kind: ErrorKind::UnexpectedEnd,
-            offset: None,
-        },
-        Case {
-            // fixext 4 with two of its four bytes: the data ends inside the extension.
-            name: "truncated extension",
-            bytes: file(&[0xd6, 0x01, 0x00, 0x00], &p(0, 4)),
-            path: None,
-            kind: ErrorKind::LengthPastEnd,
-            offset: Some(52),
-        },
-        Case {
-            name: "deeply nested data",
-            bytes: {
-                let mut data = vec![0x91; 200];
-                data.push(0xc0);
-                let toc = p(0, data.len() as u64);
-                file(&data, &toc)
-            },
-            path: None,
-            kind: ErrorKind::DepthLimitExceeded,
-            offset: None,
-        },
+        case("wrong magic", wrong_magic, None, BadMagic, Some(0)),
+        case("empty input", vec![], None, UnexpectedEnd, Some(0)),
+        case("short garbage", b"hello".to_vec(), None, BadMagic, Some(0)),
+        case("header cut inside", header_cut_inside, None, UnexpectedEnd, Some(45)),
+        case("toc_start not an integer", toc_start_not_an, None, BadToc, Some(39)),
+        case("toc_start with bytes after its integer", toc_start_with, None, BadToc, Some(39)),
+        case("toc_start past the end", toc_start_past_the, None, BadToc, Some(30)),
+        case("toc_len past the end", toc_len_past_the, None, BadToc, Some(40)),
+        case("CBOR header with bytes after its integer", cbor_header_with, None, BadToc, Some(39)),
+        case("toc is an array", file(&[0x01], &[0x92, 0x00, 0x01]), None, BadToc, Some(51)),
+        case("toc is a string", file(&[0x01], &[0xa1, b'p']), None, BadToc, Some(51)),
+        case("toc cut short", file(&[0x01], &p(0, 1)[..5]), None, UnexpectedEnd, None),
+        case("inverted position", file(&data3, &p(3, 1)), None, BadToc, None),
+        case("position past the data", file(&data3, &p(0, 5)), None, BadToc, None),
+        case("position of three numbers", position_of_three, None, BadToc, None),
+        case("position is not an array", position_is_not_an, None, BadToc, None),
+        case("t is a number", t_is_a_number, None, BadToc, None),
+        case("entry key not a string", entry_key_not_a, None, BadToc, Some(55)),
+        case("entry with neither p nor t", entry_with_neither, None, BadToc, Some(54)),
+        case("block count larger than the block", block_count_larger.clone(), Some("4"), BadToc, None),
+        case("block count smaller than the block", block_count, None, BadToc, None),
+        case("block count larger than the block, whole decode", block_count_larger, None, BadToc, None),
+        case("inverted block", inverted_block, Some("0"), BadToc, None),
+        case("block counts overflow", block_counts, Some("0"), BadToc, None),
+        case("nested file outside the data", nested_file, Some("0"), BadToc, None),
+        case("nested file with a bad magic", nested_file_with_a, Some("0"), BadMagic, Some(50)),
+        case("nested file cut short", nested_file_cut, Some("0"), UnexpectedEnd, None),
+        case("reserved marker in the data", file(&[0xc1], &p(0, 1)), None, BadMsgpack, Some(50)),
+        case("string longer than its value", string_longer_than, None, LengthPastEnd, Some(51)),
+        case("invalid UTF-8", file(&[0xa2, 0xc3, 0x28], &p(0, 3)), None, InvalidUtf8, Some(51)),
+        case("value shorter than its span", value_shorter_than, None, TrailingBytes, Some(51)),
+        case("array claiming 2^32-1 elements", array_claiming_2, None, UnexpectedEnd, Some(56)),
+        case("map in toc claiming 2^32-1 entries", map_in_toc, Some("a"), UnexpectedEnd, None),
+        case("truncated extension", truncated, None, LengthPastEnd, Some(52)),
+        case("deeply nested data", deeply_nested_data, None, DepthLimitExceeded, None),
     ];
     // A chain of 200 TOC maps without "p": {"t": {"a": {"t": {"a": ... {"p": [0, 1]}}}}}.
     let mut toc = p(0, 1);
     for _ in 0..200 {
         toc = [vec![0x81, 0xa1, b't', 0x81, 0xa1, b'a'], toc].concat();
     }
-    cases.push(Case {
-        name: "deeply nested toc, whole decode",
-        bytes: file(&[0x01], &toc),
-        path: None,
-        kind: ErrorKind::DepthLimitExceeded,
-        offset: None,
-    });
-    cases.push(Case {
-        name: "deeply nested toc, path",
-        bytes: file(&[0x01], &toc),
-        path: Some(Box::leak(vec!["a"; 200].join("/").into_boxed_str())),
-        kind: ErrorKind::DepthLimitExceeded,
-        offset: None,
-    });
+    let deep_path = Box::leak(vec!["a"; 200].join("/").into_boxed_str());
+    let deep = file(&[0x01], &toc);
+    cases.push(case(
+        "deeply nested toc, whole decode",
+        deep.clone(),
+        None,
+        DepthLimitExceeded,
+        None,
+    ));
+    cases.push(case(
+        "deeply nested toc, path",
+        deep,
+        Some(deep_path),
+        DepthLimitExceeded,
+        None,
+    ));
     cases
 }
 
@@ -443,12 +267,28 @@ fn every_truncation_and_byte_flip_of_a_real_file_is_handled() {
         for flip in [0xff, 0x01] {
             let mut corrupt = bytes.clone();
             corrupt[i] ^= flip;
-            // Any result but a panic; most are errors.
-            let _ = toc::from_bytes::<Value>(&corrupt);
-            if let Ok(reader) = Reader::from_slice(&corrupt) {
-                let _ = reader.get::<Value>("29/2/0");
-                let _ = reader.get::<Value>("0");
-                let _ = reader.root().and_then(|r| r.len());
+            // Any result but a panic (most are errors), each error inside the input.
+            let within = |err: &serde_formats::Error| {
+                let ok = err.offset().is_none_or(|at| at <= corrupt.len() as u64);
+                assert!(ok, "flip {flip:#x} at {i}: {err}");
+            };
+            if let Err(err) = toc::from_bytes::<Value>(&corrupt) {
+                within(&err);
+            }
+            match Reader::from_slice(&corrupt) {
+                Ok(reader) => {
+                    for err in [
+                        reader.get::<Value>("29/2/0").err(),
+                        reader.get::<Value>("0").err(),
+                        reader.root().and_then(|r| r.len()).err(),
+                    ]
+                    .iter()
+                    .flatten()
+                    {
+                        within(err);
+                    }
+                }
+                Err(err) => within(&err),
             }
         }
     }

@@ -18,6 +18,9 @@ use std::path::Path as FsPath;
 use serde::{Deserialize, Serialize};
 use serde_formats::toc::{self, Config, Path, Reader, Segment, Value};
 
+#[path = "common/msglc_files.rs"]
+mod msglc_files;
+
 fn run_peer(mode: &str, dir: &FsPath) {
     python_peers::run_script("toc_msglc.py", [FsPath::new(mode), dir]);
 }
@@ -29,6 +32,17 @@ struct Case {
     block_size: u64,
     trivial_size: u64,
     paths: Vec<Vec<Segment>>,
+}
+
+/// A case at msglc's default trivial size, 20.
+fn case(name: &'static str, value: Value, block_size: u64, paths: Vec<Vec<Segment>>) -> Case {
+    Case {
+        name,
+        value,
+        block_size,
+        trivial_size: 20,
+        paths,
+    }
 }
 
 fn s(text: &str) -> Value {
@@ -112,38 +126,35 @@ fn cases() -> Vec<Case> {
         ),
         (s("meta"), m(vec![(s("version"), Value::UInt(3))])),
     ]);
-    cases.push(Case {
-        name: "nested_maps_t100",
-        value: nested,
-        block_size: 100,
-        trivial_size: 20,
-        paths: vec![
+    cases.push(case(
+        "nested_maps_t100",
+        nested,
+        100,
+        vec![
             vec![key("users"), idx(59), key("profile"), key("city")],
             vec![key("meta")],
         ],
-    });
+    ));
 
     let ints: Vec<Value> = (-2500i64..2500).step_by(3).map(Value::from).collect();
-    cases.push(Case {
-        name: "long_ints_t10",
-        value: Value::Array(ints),
-        block_size: 10,
-        trivial_size: 20,
-        paths: vec![vec![idx(0)], vec![idx(800)], vec![idx(1666)]],
-    });
+    cases.push(case(
+        "long_ints_t10",
+        Value::Array(ints),
+        10,
+        vec![vec![idx(0)], vec![idx(800)], vec![idx(1666)]],
+    ));
 
     let floats: Vec<Value> = (0..3000).map(|_| Value::F64(rng.float())).collect();
-    cases.push(Case {
-        name: "long_floats_default",
-        value: m(vec![(s("samples"), Value::Array(floats))]),
-        block_size: 8192,
-        trivial_size: 20,
-        paths: vec![
+    cases.push(case(
+        "long_floats_default",
+        m(vec![(s("samples"), Value::Array(floats))]),
+        8192,
+        vec![
             vec![key("samples"), idx(0)],
             vec![key("samples"), idx(2999)],
             vec![key("samples"), idx(1234)],
         ],
-    });
+    ));
 
     let records: Vec<Record> = (0..300)
         .map(|i| Record {
@@ -160,22 +171,21 @@ fn cases() -> Vec<Case> {
             },
         })
         .collect();
-    cases.push(Case {
-        name: "mixed_records_t1000",
-        value: typed(&records),
-        block_size: 1000,
-        trivial_size: 20,
-        paths: vec![
+    cases.push(case(
+        "mixed_records_t1000",
+        typed(&records),
+        1000,
+        vec![
             vec![idx(0)],
             vec![idx(299), key("name")],
             vec![idx(2), key("kind")],
             vec![idx(7), key("flags"), idx(1)],
         ],
-    });
+    ));
 
-    cases.push(Case {
-        name: "unicode_t100",
-        value: m(vec![
+    cases.push(case(
+        "unicode_t100",
+        m(vec![
             (s("名前"), s(&"値".repeat(40))),
             (
                 s("emoji 🎉"),
@@ -183,14 +193,13 @@ fn cases() -> Vec<Case> {
             ),
             (s("ключ"), m(vec![(s("ψ"), s(&"λ".repeat(300)))])),
         ]),
-        block_size: 100,
-        trivial_size: 20,
-        paths: vec![
+        100,
+        vec![
             vec![key("名前")],
             vec![key("emoji 🎉"), idx(2)],
             vec![key("ключ"), key("ψ")],
         ],
-    });
+    ));
 
     let extremes = vec![
         Value::UInt(u64::MAX),
@@ -220,9 +229,9 @@ fn cases() -> Vec<Case> {
         paths: vec![vec![idx(0)], vec![idx(1)], vec![idx(17)]],
     });
 
-    cases.push(Case {
-        name: "nan_and_infinities_t10",
-        value: m(vec![(
+    cases.push(case(
+        "nan_and_infinities_t10",
+        m(vec![(
             s("v"),
             Value::Array(vec![
                 Value::F64(f64::NAN),
@@ -234,30 +243,28 @@ fn cases() -> Vec<Case> {
                 Value::F64(5e-324),
             ]),
         )]),
-        block_size: 10,
-        trivial_size: 20,
-        paths: vec![
+        10,
+        vec![
             vec![key("v"), idx(0)],
             vec![key("v"), idx(2)],
             vec![key("v"), idx(3)],
         ],
-    });
+    ));
 
     let mut int_keyed: BTreeMap<i64, Vec<u32>> = BTreeMap::new();
     for i in 0..40i64 {
         int_keyed.insert(i * 7 - 50, vec![i as u32; (i % 5) as usize]);
     }
-    cases.push(Case {
-        name: "integer_keys_t10",
-        value: typed(&int_keyed),
-        block_size: 10,
-        trivial_size: 20,
-        paths: vec![vec![idx(-50)], vec![idx(6), idx(0)], vec![idx(223)]],
-    });
+    cases.push(case(
+        "integer_keys_t10",
+        typed(&int_keyed),
+        10,
+        vec![vec![idx(-50)], vec![idx(6), idx(0)], vec![idx(223)]],
+    ));
 
-    cases.push(Case {
-        name: "empty_containers_t1",
-        value: m(vec![
+    cases.push(case(
+        "empty_containers_t1",
+        m(vec![
             (s("a"), Value::Array(vec![])),
             (s("b"), m(vec![])),
             (s("c"), s("")),
@@ -271,36 +278,33 @@ fn cases() -> Vec<Case> {
                 ]),
             ),
         ]),
-        block_size: 1,
-        trivial_size: 20,
-        paths: vec![
+        1,
+        vec![
             vec![key("a")],
             vec![key("e"), idx(1), idx(0)],
             vec![key("e"), idx(2), key("x")],
         ],
-    });
+    ));
 
-    cases.push(Case {
-        name: "bytes_and_nil_t100",
-        value: m(vec![
+    cases.push(case(
+        "bytes_and_nil_t100",
+        m(vec![
             (s("small"), Value::Bin(vec![0, 1])),
             (s("mid"), Value::Bin((0..=255).chain(0..=255).collect())),
             (s("big"), Value::Bin(vec![7; 70_000])),
             (s("nothing"), Value::Nil),
             (s("yes"), Value::Bool(true)),
         ]),
-        block_size: 100,
-        trivial_size: 20,
-        paths: vec![vec![key("small")], vec![key("mid")], vec![key("nothing")]],
-    });
+        100,
+        vec![vec![key("small")], vec![key("mid")], vec![key("nothing")]],
+    ));
 
-    cases.push(Case {
-        name: "small_ints_t1",
-        value: Value::Array((0..300u64).map(|i| Value::UInt(i % 10)).collect()),
-        block_size: 1,
-        trivial_size: 20,
-        paths: vec![vec![idx(0)], vec![idx(150)], vec![idx(-1)]],
-    });
+    cases.push(case(
+        "small_ints_t1",
+        Value::Array((0..300u64).map(|i| Value::UInt(i % 10)).collect()),
+        1,
+        vec![vec![idx(0)], vec![idx(150)], vec![idx(-1)]],
+    ));
 
     let big: Vec<Value> = (0..2000u64)
         .map(|i| {
@@ -312,17 +316,16 @@ fn cases() -> Vec<Case> {
             ])
         })
         .collect();
-    cases.push(Case {
-        name: "records_default",
-        value: Value::Array(big),
-        block_size: 8192,
-        trivial_size: 20,
-        paths: vec![
+    cases.push(case(
+        "records_default",
+        Value::Array(big),
+        8192,
+        vec![
             vec![idx(0)],
             vec![idx(1999), key("name")],
             vec![idx(1000), key("score")],
         ],
-    });
+    ));
 
     let mut deep = m(vec![(s("i"), Value::UInt(40))]);
     for i in (0..40).rev() {
@@ -330,13 +333,7 @@ fn cases() -> Vec<Case> {
     }
     let mut deep_path: Vec<Segment> = (0..25).map(|_| key("k")).collect();
     deep_path.push(key("i"));
-    cases.push(Case {
-        name: "deep_t1",
-        value: deep,
-        block_size: 1,
-        trivial_size: 20,
-        paths: vec![deep_path],
-    });
+    cases.push(case("deep_t1", deep, 1, vec![deep_path]));
     cases
 }
 
@@ -504,66 +501,17 @@ fn msglc_reads_our_files_and_writes_the_same_bytes() {
     run_peer("check", dir.path());
 }
 
-fn segments(json: &serde_json::Value) -> Vec<Segment> {
-    json.as_array()
-        .unwrap()
-        .iter()
-        .map(|s| match s {
-            serde_json::Value::String(k) => Segment::Key(k.clone()),
-            serde_json::Value::Number(n) => Segment::Index(n.as_i64().unwrap()),
-            _ => panic!("bad path segment {s}"),
-        })
-        .collect()
-}
-
 #[test]
 fn we_read_files_msglc_writes() {
     let dir = tempfile::tempdir().unwrap();
     run_peer("write", dir.path());
-    let manifest: Vec<serde_json::Value> =
-        serde_json::from_slice(&std::fs::read(dir.path().join("manifest.json")).unwrap()).unwrap();
+    let manifest = msglc_files::manifest(dir.path());
     assert!(
         manifest.len() >= 10,
         "the peer wrote {} files",
         manifest.len()
     );
     for case in &manifest {
-        let name = case["name"].as_str().unwrap();
-        let file = dir.path().join(case["file"].as_str().unwrap());
-        let whole: Value = rmp_serde::from_slice(
-            &std::fs::read(dir.path().join(case["plain"].as_str().unwrap())).unwrap(),
-        )
-        .unwrap();
-        let reader = Reader::open(&file).unwrap();
-        assert_eq!(reader.decode::<Value>().unwrap(), whole, "{name}");
-        let bytes = std::fs::read(&file).unwrap();
-        assert_eq!(
-            toc::from_bytes::<Value>(&bytes).unwrap(),
-            whole,
-            "{name}: from_bytes"
-        );
-        let slice_reader = Reader::from_slice(&bytes).unwrap();
-        for (path, expected) in case["paths"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .zip(case["expected"].as_array().unwrap())
-        {
-            let expected: Value = rmp_serde::from_slice(
-                &std::fs::read(dir.path().join(expected.as_str().unwrap())).unwrap(),
-            )
-            .unwrap();
-            let path = Path::from_segments(segments(path));
-            assert_eq!(
-                reader.get::<Value>(&path).unwrap(),
-                expected,
-                "{name} {path}"
-            );
-            assert_eq!(
-                slice_reader.get::<Value>(&path).unwrap(),
-                expected,
-                "{name} {path}"
-            );
-        }
+        msglc_files::check_case(dir.path(), case);
     }
 }

@@ -1,195 +1,36 @@
 //! The worked example of `docs/spec/toc-msgpack.md` §5.5: the nested example document of msglc's
 //! format description ("Small Objects"), written at block sizes 10, 100 and 1000, gives exactly
 //! the tables of contents that description prints (and msglc writes). The expected TOCs are
-//! transcribed by hand from that text; the text prints `"t"` before `"p"`, msglc writes `"p"`
-//! first (§4.3), so they are written here in that order. The expected bytes are encoded by
-//! rmp-serde, an independent MessagePack implementation.
+//! read from that text (its Python literals, `"p"` before `"t"` as msglc writes them, §4.3).
+//! The expected bytes are encoded by rmp-serde, an independent MessagePack implementation.
 
 use serde_formats::toc::{self, Config, Reader, Value};
 
-fn s(text: &str) -> Value {
-    Value::Str(text.to_owned())
-}
-
-fn m(entries: Vec<(&str, Value)>) -> Value {
-    Value::Map(entries.into_iter().map(|(k, v)| (s(k), v)).collect())
-}
-
-fn a(items: Vec<Value>) -> Value {
-    Value::Array(items)
+/// The Python literals of docs/spec/toc-msgpack.md §5.5, in order: the document, its TOC at
+/// T = 100 and its TOC at T = 10 (JSON but for `True` and `False`).
+fn spec_literals() -> Vec<Value> {
+    let spec = include_str!("../../docs/spec/toc-msgpack.md");
+    let section = &spec[spec.find("### 5.5").unwrap()..spec.find("### 5.6").unwrap()];
+    let literals: Vec<Value> = section
+        .split("```python\n")
+        .skip(1)
+        .map(|block| {
+            let text = &block[..block.find("```").unwrap()];
+            let json = text.replace("True", "true").replace("False", "false");
+            serde_json::from_str(&json).unwrap_or_else(|err| panic!("{err}: {text}"))
+        })
+        .collect();
+    assert_eq!(literals.len(), 3, "§5.5 has three Python blocks");
+    literals
 }
 
 fn seed_document() -> Value {
-    m(vec![(
-        "id",
-        a(vec![
-            m(vec![
-                (
-                    "BlYFs",
-                    m(vec![
-                        ("KNzFKfIR2", a(vec![Value::Bool(true), Value::Bool(false)])),
-                        (
-                            "DZFf0InHcO",
-                            m(vec![
-                                ("t32qEJJPII", Value::UInt(820701623)),
-                                ("RuUbcdXGT", Value::F64(0.07535274189499452)),
-                            ]),
-                        ),
-                    ]),
-                ),
-                (
-                    "SWCWj",
-                    m(vec![
-                        (
-                            "T5Jm7j1p99",
-                            m(vec![
-                                ("yEsYr8Ww", s("1lgCDlDR")),
-                                ("1041dt7DYk", s("XQUFG")),
-                            ]),
-                        ),
-                        (
-                            "ZJejJRP",
-                            m(vec![
-                                ("SCIVA7Lb", Value::F64(0.5045895502672991)),
-                                ("p5I3XN3", Value::Bool(true)),
-                            ]),
-                        ),
-                    ]),
-                ),
-            ]),
-            m(vec![
-                (
-                    "vRpNA5",
-                    m(vec![
-                        (
-                            "0HNVOgUVHs",
-                            m(vec![
-                                ("EsvObl4Q3", Value::Int(-1008950541)),
-                                ("SacDVqMG", Value::Int(-764697401)),
-                            ]),
-                        ),
-                        (
-                            "XLK694",
-                            m(vec![
-                                ("UdRKNQBrku", s("64jiA4nTf")),
-                                ("dTPdzp7Cd", s("bC6R6Q")),
-                            ]),
-                        ),
-                    ]),
-                ),
-                (
-                    "3uyABlBlY",
-                    m(vec![
-                        (
-                            "7umSPsl7",
-                            m(vec![
-                                ("gFa9yuPyQ", Value::F64(0.24175848344688433)),
-                                ("UYa6UiMDZ7", Value::Bool(true)),
-                            ]),
-                        ),
-                        ("zuP2wLok", s("G9k2y")),
-                    ]),
-                ),
-            ]),
-        ]),
-    )])
+    spec_literals().swap_remove(0)
 }
 
-fn p(start: u64, end: u64) -> Value {
-    m(vec![("p", a(vec![Value::UInt(start), Value::UInt(end)]))])
-}
-
-fn pt(start: u64, end: u64, t: Value) -> Value {
-    m(vec![
-        ("p", a(vec![Value::UInt(start), Value::UInt(end)])),
-        ("t", t),
-    ])
-}
-
-fn toc_block_size_10() -> Value {
-    pt(
-        0,
-        326,
-        m(vec![(
-            "id",
-            pt(
-                4,
-                326,
-                a(vec![
-                    pt(
-                        5,
-                        163,
-                        m(vec![
-                            (
-                                "BlYFs",
-                                pt(
-                                    12,
-                                    73,
-                                    m(vec![("KNzFKfIR2", p(23, 26)), ("DZFf0InHcO", p(37, 73))]),
-                                ),
-                            ),
-                            (
-                                "SWCWj",
-                                pt(
-                                    79,
-                                    163,
-                                    m(vec![("T5Jm7j1p99", p(91, 127)), ("ZJejJRP", p(135, 163))]),
-                                ),
-                            ),
-                        ]),
-                    ),
-                    pt(
-                        163,
-                        326,
-                        m(vec![
-                            (
-                                "vRpNA5",
-                                pt(
-                                    171,
-                                    259,
-                                    m(vec![("0HNVOgUVHs", p(183, 213)), ("XLK694", p(220, 259))]),
-                                ),
-                            ),
-                            (
-                                "3uyABlBlY",
-                                pt(
-                                    269,
-                                    326,
-                                    m(vec![("7umSPsl7", p(279, 311)), ("zuP2wLok", p(320, 326))]),
-                                ),
-                            ),
-                        ]),
-                    ),
-                ]),
-            ),
-        )]),
-    )
-}
-
-fn toc_block_size_100() -> Value {
-    pt(
-        0,
-        326,
-        m(vec![(
-            "id",
-            pt(
-                4,
-                326,
-                a(vec![
-                    pt(5, 163, m(vec![("BlYFs", p(12, 73)), ("SWCWj", p(79, 163))])),
-                    pt(
-                        163,
-                        326,
-                        m(vec![("vRpNA5", p(171, 259)), ("3uyABlBlY", p(269, 326))]),
-                    ),
-                ]),
-            ),
-        )]),
-    )
-}
-
+/// The TOC at T = 1000, `{"p": [0, 326]}`, from its bytes as §5.5 prints them.
 fn toc_block_size_1000() -> Value {
-    p(0, 326)
+    rmp_serde::from_slice(&[0x81, 0xa1, 0x70, 0x92, 0x00, 0xcd, 0x01, 0x46]).unwrap()
 }
 
 /// Splits a file into (data, toc) using the header layout of docs/spec/toc-msgpack.md §4.2.
@@ -249,18 +90,26 @@ fn check(block_size: u64, expected: Value) {
         reader.get::<String>("id/1/3uyABlBlY/zuP2wLok").unwrap(),
         "G9k2y"
     );
+    // The document's numbers as §5.5 writes them (its text is read as JSON here).
+    let number = |path: &str| reader.get::<Value>(path).unwrap();
+    let path = "id/1/3uyABlBlY/7umSPsl7/gFa9yuPyQ";
+    assert_eq!(number(path), Value::F64(0.24175848344688433));
+    let path = "id/0/BlYFs/DZFf0InHcO/t32qEJJPII";
+    assert_eq!(number(path), Value::UInt(820701623));
+    let path = "id/1/vRpNA5/0HNVOgUVHs/EsvObl4Q3";
+    assert_eq!(number(path), Value::Int(-1008950541));
 }
 
 /// docs/spec/toc-msgpack.md §5.5, T = 10.
 #[test]
 fn seed_example_at_block_size_10() {
-    check(10, toc_block_size_10());
+    check(10, spec_literals().swap_remove(2));
 }
 
 /// docs/spec/toc-msgpack.md §5.5, T = 100.
 #[test]
 fn seed_example_at_block_size_100() {
-    check(100, toc_block_size_100());
+    check(100, spec_literals().swap_remove(1));
 }
 
 /// docs/spec/toc-msgpack.md §5.5, T = 1000.

@@ -11,23 +11,9 @@ use serde_formats::typed_column::{
 };
 use serde_json::{json, Number, Value};
 
-/// Reads a hand-written hex golden file: `#` comments, whitespace ignored.
+/// Reads a hand-written hex golden file of `tests/golden/typed_column/`.
 fn golden(name: &str) -> Vec<u8> {
-    let path = format!("{}/golden/typed_column/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{path}: {err}"));
-    let digits: String = text
-        .lines()
-        .map(|line| line.split('#').next().unwrap_or(""))
-        .flat_map(|line| line.chars().filter(|c| !c.is_whitespace()))
-        .collect();
-    assert!(
-        digits.len().is_multiple_of(2),
-        "{name}: odd number of hex digits"
-    );
-    (0..digits.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&digits[i..i + 2], 16).expect("hex digit"))
-        .collect()
+    integration_tests::hex::read(format!("golden/typed_column/{name}"))
 }
 
 fn to_bytes_uncompressed<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {

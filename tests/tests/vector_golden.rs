@@ -7,19 +7,7 @@ use serde_formats::vector::{
     from_bytes, restore, to_bytes, Encoding, Timestamp, Type, Value, Vector,
 };
 
-/// Parses the annotated hex of a golden file: `#` comments, whitespace ignored.
-fn golden(text: &str) -> Vec<u8> {
-    let digits: String = text
-        .lines()
-        .map(|line| line.split('#').next().unwrap_or(""))
-        .flat_map(|line| line.chars().filter(|c| !c.is_whitespace()))
-        .collect();
-    assert!(digits.len().is_multiple_of(2), "odd number of hex digits");
-    (0..digits.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&digits[i..i + 2], 16).expect("hex digit"))
-        .collect()
-}
+use integration_tests::hex::parse as golden;
 
 /// Restores `file` both ways and checks type, encoding and every row's value; then checks that
 /// our canonical bytes of it restore to the same vector. Returns the vector.

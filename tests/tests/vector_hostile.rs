@@ -4,7 +4,7 @@
 //! texts; `hdr(T)` is the length of a header with type `T`: encoding, type length, type, size).
 
 use serde_formats::vector::{from_bytes, restore};
-use serde_formats::ErrorKind;
+use serde_formats::ErrorKind::{self, BadIndex};
 
 const BIGINT: &str = r#"{"type":"BIGINT"}"#;
 const INTEGER: &str = r#"{"type":"INTEGER"}"#;
@@ -50,6 +50,23 @@ impl Bytes {
     fn header(self, encoding: i32, json: &str, size: i32) -> Self {
         self.i32(encoding).ty(json).i32(size)
     }
+    /// A buffer: its `i32` byte length, then the bytes.
+    fn buffer(self, v: &[u8]) -> Self {
+        self.i32(v.len() as i32).raw(v)
+    }
+    /// A buffer of `i32`s (indices, offsets or sizes).
+    fn i32s(self, values: &[i32]) -> Self {
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        self.buffer(&bytes)
+    }
+    /// String buffers: their `i32` count, then each as a buffer.
+    fn string_buffers(self, buffers: &[&[u8]]) -> Self {
+        buffers
+            .iter()
+            .fold(self.i32(buffers.len() as i32), |out, buffer| {
+                out.buffer(buffer)
+            })
+    }
     /// A 16-byte long-string view.
     fn long_view(self, len: u32, offset: u64) -> Self {
         self.raw(&len.to_le_bytes())
@@ -73,6 +90,33 @@ fn flat_bigint(values: &[i64]) -> Bytes {
         out = out.i64(v);
     }
     out
+}
+
+/// DICTIONARY of `size` rows, no nulls: the indices buffer, then the base vector.
+fn dictionary(json: &str, size: i32, indices: &[i32], base: &Bytes) -> Bytes {
+    b().header(2, json, size).u8(0).i32s(indices).raw(&base.0)
+}
+
+/// CONSTANT of `size` rows over a base (is-scalar 0): the base vector, then the index.
+fn constant(json: &str, size: i32, base: &Bytes, index: i32) -> Bytes {
+    b().header(1, json, size)
+        .u8(0)
+        .u8(0)
+        .raw(&base.0)
+        .i32(index)
+}
+
+/// FLAT ARRAY or MAP, a row per offset, no nulls: offsets, sizes, then the child vectors.
+fn ranges(json: &str, offsets: &[i32], sizes: &[i32], children: &[Bytes]) -> Bytes {
+    let head = b().header(0, json, offsets.len() as i32).u8(0);
+    let head = head.i32s(offsets).i32s(sizes);
+    children.iter().fold(head, |out, child| out.raw(&child.0))
+}
+
+/// FLAT VARCHAR or VARBINARY, no nulls: the values flag and views buffer, then string buffers.
+fn strings(json: &str, size: i32, views: &Bytes, buffers: &[&[u8]]) -> Bytes {
+    let head = b().header(0, json, size).u8(0).u8(1).buffer(&views.0);
+    head.string_buffers(buffers)
 }
 
 fn expect(name: &str, input: &[u8], kind: ErrorKind, offset: u64) {
@@ -128,50 +172,23 @@ fn unknown_encodings_and_bad_type_json() {
 #[test]
 fn negative_sizes_lengths_and_counts() {
     let h = hdr(BIGINT);
-    expect(
-        "size -1",
-        &b().header(0, BIGINT, -1).0,
-        ErrorKind::BadIndex,
-        h - 4,
-    );
-    expect(
-        "type length -1",
-        &b().i32(0).i32(-1).0,
-        ErrorKind::BadIndex,
-        4,
-    );
+    expect("size -1", &b().header(0, BIGINT, -1).0, BadIndex, h - 4);
+    expect("type length -1", &b().i32(0).i32(-1).0, BadIndex, 4);
     // Values buffer length after the header, nulls flag and values flag.
     let negative_values = b().header(0, BIGINT, 1).u8(0).u8(1).i32(-8);
-    expect(
-        "values length -8",
-        &negative_values.0,
-        ErrorKind::BadIndex,
-        h + 2,
-    );
+    expect("values length -8", &negative_values.0, BadIndex, h + 2);
     let negative_nulls = b().header(0, BIGINT, 1).u8(1).i32(i32::MIN);
-    expect(
-        "nulls length MIN",
-        &negative_nulls.0,
-        ErrorKind::BadIndex,
-        h + 1,
-    );
+    expect("nulls length MIN", &negative_nulls.0, BadIndex, h + 1);
     let row = b().header(0, ROW_A_BIGINT, 1).u8(0).i32(-1);
     expect(
         "row child count -1",
         &row.0,
-        ErrorKind::BadIndex,
+        BadIndex,
         hdr(ROW_A_BIGINT) + 1,
     );
     // ARRAY<BIGINT> of 1 row whose size is -1: checked against the whole vector, at 0.
-    let array = b()
-        .header(0, ARRAY_BIGINT, 1)
-        .u8(0)
-        .i32(4)
-        .i32(0)
-        .i32(4)
-        .i32(-1)
-        .raw(&flat_bigint(&[1]).0);
-    expect("array row size -1", &array.0, ErrorKind::BadIndex, 0);
+    let array = ranges(ARRAY_BIGINT, &[0], &[-1], &[flat_bigint(&[1])]);
+    expect("array row size -1", &array.0, BadIndex, 0);
 }
 
 #[test]
@@ -198,20 +215,10 @@ fn lengths_past_the_input_do_not_allocate() {
     );
     // i32::MAX children claimed with none present: the count does not match the type's 1.
     let children = b().header(0, ROW_A_BIGINT, 1).u8(0).i32(i32::MAX);
-    expect(
-        "MAX children",
-        &children.0,
-        ErrorKind::BadIndex,
-        hdr(ROW_A_BIGINT) + 1,
-    );
+    expect("MAX children", &children.0, BadIndex, hdr(ROW_A_BIGINT) + 1);
     // A DICTIONARY of size MAX needs MAX * 4 bytes of indices; the buffer claims fewer.
-    let dict = b()
-        .header(2, BIGINT, i32::MAX)
-        .u8(0)
-        .i32(8)
-        .i64(0)
-        .raw(&flat_bigint(&[1]).0);
-    expect("dictionary size MAX", &dict.0, ErrorKind::BadIndex, h + 1);
+    let dict = dictionary(BIGINT, i32::MAX, &[0, 0], &flat_bigint(&[1]));
+    expect("dictionary size MAX", &dict.0, BadIndex, h + 1);
     // A FLAT UNKNOWN of size MAX is fine too: it has no values, and no bitmap is kept.
     let unknown = b().header(0, UNKNOWN, i32::MAX).u8(0).u8(0);
     let v = from_bytes(&unknown.0).unwrap();
@@ -226,7 +233,7 @@ fn lengths_past_the_input_do_not_allocate() {
 fn buffers_shorter_than_the_size() {
     // FLAT BIGINT size 2 with one value: checked against the whole vector, at byte 0.
     let short = b().header(0, BIGINT, 2).u8(0).u8(1).i32(8).i64(1);
-    expect("values for 1 of 2 rows", &short.0, ErrorKind::BadIndex, 0);
+    expect("values for 1 of 2 rows", &short.0, BadIndex, 0);
     // Nulls buffer of 1 byte for 9 rows.
     let nulls = b()
         .header(0, r#"{"type":"TINYINT"}"#, 9)
@@ -236,34 +243,13 @@ fn buffers_shorter_than_the_size() {
         .u8(1)
         .i32(9)
         .raw(&[0; 9]);
-    expect("nulls for 8 of 9 rows", &nulls.0, ErrorKind::BadIndex, 0);
+    expect("nulls for 8 of 9 rows", &nulls.0, BadIndex, 0);
     // VARCHAR size 2 with one view: the values buffer's length is after the two flags.
-    let views = b()
-        .header(0, VARCHAR, 2)
-        .u8(0)
-        .u8(1)
-        .i32(16)
-        .raw(&[0; 16])
-        .i32(0);
-    expect(
-        "one view for 2 rows",
-        &views.0,
-        ErrorKind::BadIndex,
-        hdr(VARCHAR) + 6,
-    );
+    let views = strings(VARCHAR, 2, &b().raw(&[0; 16]), &[]);
+    expect("one view for 2 rows", &views.0, BadIndex, hdr(VARCHAR) + 6);
     // Dictionary of 2 rows with one index: the indices buffer length after the nulls flag.
-    let dict = b()
-        .header(2, BIGINT, 2)
-        .u8(0)
-        .i32(4)
-        .i32(0)
-        .raw(&flat_bigint(&[1]).0);
-    expect(
-        "one index for 2 rows",
-        &dict.0,
-        ErrorKind::BadIndex,
-        hdr(BIGINT) + 1,
-    );
+    let dict = dictionary(BIGINT, 2, &[0], &flat_bigint(&[1]));
+    expect("one index for 2 rows", &dict.0, BadIndex, hdr(BIGINT) + 1);
     // A flat vector of rows without its values buffer: at the values flag.
     let missing = b().header(0, BIGINT, 1).u8(0).u8(0);
     expect(
@@ -280,179 +266,81 @@ fn buffers_shorter_than_the_size() {
 
 #[test]
 fn indices_out_of_range() {
-    // DICTIONARY BIGINT of 1 row pointing at row 2 of a 2-row base.
-    let dict = b()
-        .header(2, BIGINT, 1)
-        .u8(0)
-        .i32(4)
-        .i32(2)
-        .raw(&flat_bigint(&[1, 2]).0);
-    expect("index 2 of 2", &dict.0, ErrorKind::BadIndex, 0);
-    let dict = b()
-        .header(2, BIGINT, 1)
-        .u8(0)
-        .i32(4)
-        .i32(-1)
-        .raw(&flat_bigint(&[1, 2]).0);
-    expect("index -1", &dict.0, ErrorKind::BadIndex, 0);
-    let dict = b()
-        .header(2, BIGINT, 1)
-        .u8(0)
-        .i32(4)
-        .i32(i32::MAX)
-        .raw(&flat_bigint(&[]).0);
-    expect("index MAX into nothing", &dict.0, ErrorKind::BadIndex, 0);
+    // DICTIONARY BIGINT of 1 row pointing at row 2 of a 2-row base, at -1, at MAX into nothing.
+    let two = flat_bigint(&[1, 2]);
+    expect(
+        "index 2 of 2",
+        &dictionary(BIGINT, 1, &[2], &two).0,
+        BadIndex,
+        0,
+    );
+    expect(
+        "index -1",
+        &dictionary(BIGINT, 1, &[-1], &two).0,
+        BadIndex,
+        0,
+    );
+    let nothing = dictionary(BIGINT, 1, &[i32::MAX], &flat_bigint(&[]));
+    expect("index MAX into nothing", &nothing.0, BadIndex, 0);
     // ... but an index at a null row is not looked at.
     let null_row = b()
         .header(2, BIGINT, 1)
         .u8(1)
         .i32(1)
         .u8(0)
-        .i32(4)
-        .i32(99)
+        .i32s(&[99])
         .raw(&flat_bigint(&[1]).0);
     assert!(from_bytes(&null_row.0).unwrap().value(0).unwrap().is_null());
     // CONSTANT ARRAY<BIGINT> of row 1 of a 1-row base: flags after the header, then the base
     // and the index.
-    let base = b()
-        .header(0, ARRAY_BIGINT, 1)
-        .u8(0)
-        .i32(4)
-        .i32(0)
-        .i32(4)
-        .i32(1)
-        .raw(&flat_bigint(&[5]).0);
-    let constant = b()
-        .header(1, ARRAY_BIGINT, 3)
-        .u8(0)
-        .u8(0)
-        .raw(&base.0)
-        .i32(1);
-    expect("constant index 1 of 1", &constant.0, ErrorKind::BadIndex, 0);
-    let constant = b()
-        .header(1, ARRAY_BIGINT, 3)
-        .u8(0)
-        .u8(0)
-        .raw(&base.0)
-        .i32(-1);
+    let base = ranges(ARRAY_BIGINT, &[0], &[1], &[flat_bigint(&[5])]);
+    let one = constant(ARRAY_BIGINT, 3, &base, 1);
+    expect("constant index 1 of 1", &one.0, BadIndex, 0);
+    let minus_one = constant(ARRAY_BIGINT, 3, &base, -1);
     let index_at = hdr(ARRAY_BIGINT) + 2 + base.0.len() as u64;
-    expect(
-        "constant index -1",
-        &constant.0,
-        ErrorKind::BadIndex,
-        index_at,
-    );
+    expect("constant index -1", &minus_one.0, BadIndex, index_at);
     // A scalar constant over a base (is-scalar 0), index past the base.
-    let constant = b()
-        .header(1, BIGINT, 3)
-        .u8(0)
-        .u8(0)
-        .raw(&flat_bigint(&[5]).0)
-        .i32(3);
-    expect(
-        "scalar over base, index 3",
-        &constant.0,
-        ErrorKind::BadIndex,
-        0,
-    );
+    let scalar = constant(BIGINT, 3, &flat_bigint(&[5]), 3);
+    expect("scalar over base, index 3", &scalar.0, BadIndex, 0);
 }
 
 #[test]
 fn ranges_past_the_elements() {
     // ARRAY<BIGINT> of 1 row: offset 1 + size 2 over 2 elements (offsets first, then sizes).
-    let array = b()
-        .header(0, ARRAY_BIGINT, 1)
-        .u8(0)
-        .i32(4)
-        .i32(1)
-        .i32(4)
-        .i32(2)
-        .raw(&flat_bigint(&[1, 2]).0);
-    expect("array 1 + 2 > 2", &array.0, ErrorKind::BadIndex, 0);
+    let two = || flat_bigint(&[1, 2]);
+    let array = ranges(ARRAY_BIGINT, &[1], &[2], &[two()]);
+    expect("array 1 + 2 > 2", &array.0, BadIndex, 0);
     // MAP<BIGINT,BIGINT> of 1 row: 2 keys but 1 value, size 2.
-    let map = b()
-        .header(0, MAP_BIGINT, 1)
-        .u8(0)
-        .i32(4)
-        .i32(0)
-        .i32(4)
-        .i32(2)
-        .raw(&flat_bigint(&[1, 2]).0)
-        .raw(&flat_bigint(&[3]).0);
-    expect("map past its values", &map.0, ErrorKind::BadIndex, 0);
+    let map = ranges(MAP_BIGINT, &[0], &[2], &[two(), flat_bigint(&[3])]);
+    expect("map past its values", &map.0, BadIndex, 0);
     // A negative offset.
-    let array = b()
-        .header(0, ARRAY_BIGINT, 1)
-        .u8(0)
-        .i32(4)
-        .i32(-3)
-        .i32(4)
-        .i32(0)
-        .raw(&flat_bigint(&[1]).0);
-    expect("array offset -3", &array.0, ErrorKind::BadIndex, 0);
+    let array = ranges(ARRAY_BIGINT, &[-3], &[0], &[flat_bigint(&[1])]);
+    expect("array offset -3", &array.0, BadIndex, 0);
     // Offset and size near i32::MAX: no overflow.
-    let array = b()
-        .header(0, ARRAY_BIGINT, 1)
-        .u8(0)
-        .i32(4)
-        .i32(i32::MAX)
-        .i32(4)
-        .i32(i32::MAX)
-        .raw(&flat_bigint(&[1]).0);
-    expect("array MAX + MAX", &array.0, ErrorKind::BadIndex, 0);
+    let array = ranges(ARRAY_BIGINT, &[i32::MAX], &[i32::MAX], &[flat_bigint(&[1])]);
+    expect("array MAX + MAX", &array.0, BadIndex, 0);
 }
 
 #[test]
 fn string_views_past_the_buffers() {
     let views_at = hdr(VARCHAR) + 6;
     // VARCHAR of 1 row: a 13-byte view at offset 5 over one 13-byte buffer.
-    let past = b()
-        .header(0, VARCHAR, 1)
-        .u8(0)
-        .u8(1)
-        .i32(16)
-        .long_view(13, 5)
-        .i32(1)
-        .i32(13)
-        .raw(b"thirteen byte");
-    expect("offset 5 + 13 > 13", &past.0, ErrorKind::BadIndex, views_at);
+    let past = strings(VARCHAR, 1, &b().long_view(13, 5), &[b"thirteen byte"]);
+    expect("offset 5 + 13 > 13", &past.0, BadIndex, views_at);
     // Second row's view points past: no string buffers at all.
-    let none = b()
-        .header(0, VARBINARY, 2)
-        .u8(0)
-        .u8(1)
-        .i32(32)
-        .raw(&[0; 16])
-        .long_view(20, 0)
-        .i32(0);
-    expect(
-        "long view without buffers",
-        &none.0,
-        ErrorKind::BadIndex,
-        hdr(VARBINARY) + 6 + 16,
-    );
+    let views = b().raw(&[0; 16]).long_view(20, 0);
+    let none = strings(VARBINARY, 2, &views, &[]);
+    let second_view = hdr(VARBINARY) + 6 + 16;
+    expect("long view without buffers", &none.0, BadIndex, second_view);
     // Offset + length overflowing u64.
-    let wrap = b()
-        .header(0, VARBINARY, 1)
-        .u8(0)
-        .u8(1)
-        .i32(16)
-        .long_view(13, u64::MAX - 3)
-        .i32(1)
-        .i32(13)
-        .raw(&[0; 13]);
-    expect(
-        "offset wraps",
-        &wrap.0,
-        ErrorKind::BadIndex,
-        hdr(VARBINARY) + 6,
-    );
+    let wrap = strings(VARBINARY, 1, &b().long_view(13, u64::MAX - 3), &[&[0; 13]]);
+    expect("offset wraps", &wrap.0, BadIndex, hdr(VARBINARY) + 6);
     // A string-buffer count of -1.
     let count = b().header(0, VARCHAR, 0).u8(0).u8(1).i32(0).i32(-1);
     expect(
         "string buffer count -1",
         &count.0,
-        ErrorKind::BadIndex,
+        BadIndex,
         hdr(VARCHAR) + 6,
     );
     // Constant long string whose buffer is shorter than its view says: at the buffer's length.
@@ -466,31 +354,15 @@ fn string_views_past_the_buffers() {
     expect(
         "constant length differs",
         &constant.0,
-        ErrorKind::BadIndex,
+        BadIndex,
         hdr(VARCHAR) + 2 + 16,
     );
     // Invalid UTF-8 inline in a VARCHAR: found when checking the vector, at 0.
-    let bad_utf8 = b()
-        .header(0, VARCHAR, 1)
-        .u8(0)
-        .u8(1)
-        .i32(16)
-        .i32(2)
-        .raw(&[0xc3, 0x28])
-        .raw(&[0; 10])
-        .i32(0);
+    let inline = b().i32(2).raw(&[0xc3, 0x28]).raw(&[0; 10]);
+    let bad_utf8 = strings(VARCHAR, 1, &inline, &[]);
     expect("invalid UTF-8", &bad_utf8.0, ErrorKind::InvalidUtf8, 0);
     // ... the same views are a fine VARBINARY.
-    let varbinary = b()
-        .header(0, VARBINARY, 1)
-        .u8(0)
-        .u8(1)
-        .i32(16)
-        .i32(2)
-        .raw(&[0xc3, 0x28])
-        .raw(&[0; 10])
-        .i32(0);
-    assert!(from_bytes(&varbinary.0).is_ok());
+    assert!(from_bytes(&strings(VARBINARY, 1, &inline, &[]).0).is_ok());
 }
 
 #[test]
@@ -527,7 +399,7 @@ fn bad_flags_counts_and_types() {
     expect(
         "2 children for 1 field",
         &row.0,
-        ErrorKind::BadIndex,
+        BadIndex,
         hdr(ROW_A_BIGINT) + 1,
     );
     // ROW<a:BIGINT> whose child (present: flag 1) is an INTEGER vector.
@@ -550,12 +422,7 @@ fn bad_flags_counts_and_types() {
     assert_eq!(v.children().len(), 1);
     assert!(v.children()[0].is_none());
     // A DICTIONARY DOUBLE over a BIGINT base.
-    let dict = b()
-        .header(2, DOUBLE, 1)
-        .u8(0)
-        .i32(4)
-        .i32(0)
-        .raw(&flat_bigint(&[1]).0);
+    let dict = dictionary(DOUBLE, 1, &[0], &flat_bigint(&[1]));
     expect(
         "base of the wrong type",
         &dict.0,
@@ -564,7 +431,7 @@ fn bad_flags_counts_and_types() {
     );
     // A lazy vector of 3 rows loaded with 1.
     let lazy = b().header(3, BIGINT, 3).u8(1).raw(&flat_bigint(&[1]).0);
-    expect("loaded vector too short", &lazy.0, ErrorKind::BadIndex, 0);
+    expect("loaded vector too short", &lazy.0, BadIndex, 0);
     // A fixed-width vector has no string-buffer count: an `i32 0` after it is a trailing byte.
     // (`restore` reads one vector and leaves the rest of the stream.)
     let trailing = flat_bigint(&[1]).i32(0);
@@ -634,15 +501,7 @@ fn every_truncation_of_every_golden_file_is_an_error() {
         include_str!("../golden/vector/lazy_loaded.hex"),
     ];
     for file in files {
-        let digits: String = file
-            .lines()
-            .map(|line| line.split('#').next().unwrap_or(""))
-            .flat_map(|line| line.chars().filter(|c| !c.is_whitespace()))
-            .collect();
-        let bytes: Vec<u8> = (0..digits.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&digits[i..i + 2], 16).unwrap())
-            .collect();
+        let bytes = integration_tests::hex::parse(file);
         assert!(from_bytes(&bytes).is_ok());
         for len in 0..bytes.len() {
             for result in [from_bytes(&bytes[..len]), restore(&bytes[..len])] {

@@ -237,8 +237,11 @@ proptest! {
     fn every_truncation_of_a_random_tree_is_an_error(vector in arb_tree(), cut in any::<prop::sample::Index>()) {
         let bytes = to_bytes(&vector).unwrap();
         let len = cut.index(bytes.len());
-        prop_assert!(from_bytes(&bytes[..len]).is_err());
-        prop_assert!(restore(&bytes[..len]).is_err());
+        for result in [from_bytes(&bytes[..len]), restore(&bytes[..len])] {
+            let err = result.unwrap_err();
+            prop_assert_eq!(err.kind(), ErrorKind::UnexpectedEnd, "prefix {}: {}", len, err);
+            prop_assert!(err.offset().is_some_and(|at| at <= len as u64), "prefix {}: {}", len, err);
+        }
     }
 }
 
