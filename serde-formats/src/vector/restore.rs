@@ -105,14 +105,14 @@ trait Source {
     fn position(&self) -> u64;
     fn read_into(&mut self, out: &mut [u8]) -> Result<()>;
     fn read_vec(&mut self, len: usize) -> Result<Vec<u8>>;
-    /// As `read_vec`, showing `visit` each piece as it arrives, with its offset in the vector
-    /// (every piece but the last is a multiple of [`PIECE`] bytes long).
-    fn read_vec_with(&mut self, len: usize, visit: impl FnMut(&mut [u8], usize))
-        -> Result<Vec<u8>>;
+    /// As `read_vec`, showing `visit` each piece as it arrives, at most [`PIECE`] bytes.
+    fn read_vec_with(&mut self, len: usize, visit: impl FnMut(&[u8])) -> Result<Vec<u8>>;
+    /// Shows `visit` the next `len` bytes without keeping them, in pieces (every piece but the
+    /// last is a multiple of 16 bytes long: whole string views).
+    fn read_pieces(&mut self, len: usize, visit: impl FnMut(&[u8])) -> Result<()>;
 }
 
-/// Pieces shown to a `read_vec_with` visitor: small enough to stay in the L1 cache, a multiple
-/// of 16 bytes (whole string views).
+/// Pieces shown to a `read_vec_with` visitor: small enough to stay in the L1 cache.
 const PIECE: usize = 16 * 1024;
 
 struct SliceSource<'a> {
@@ -148,19 +148,20 @@ impl Source for SliceSource<'_> {
         Ok(self.take(len)?.to_vec())
     }
 
-    fn read_vec_with(
-        &mut self,
-        len: usize,
-        mut visit: impl FnMut(&mut [u8], usize),
-    ) -> Result<Vec<u8>> {
+    fn read_vec_with(&mut self, len: usize, mut visit: impl FnMut(&[u8])) -> Result<Vec<u8>> {
         let bytes = self.take(len)?;
         let mut out = Vec::with_capacity(len);
         for piece in bytes.chunks(PIECE) {
-            let at = out.len();
             out.extend_from_slice(piece);
-            visit(&mut out[at..], at);
+            visit(piece);
         }
         Ok(out)
+    }
+
+    /// One piece: the bytes in place.
+    fn read_pieces(&mut self, len: usize, mut visit: impl FnMut(&[u8])) -> Result<()> {
+        visit(self.take(len)?);
+        Ok(())
     }
 }
 
@@ -190,15 +191,11 @@ impl<R: Read> Source for IoSource<R> {
     }
 
     fn read_vec(&mut self, len: usize) -> Result<Vec<u8>> {
-        self.read_vec_with(len, |_, _| {})
+        self.read_vec_with(len, |_| {})
     }
 
     /// Reads in pieces of at most [`CHUNK`] bytes, growing the vector as they arrive.
-    fn read_vec_with(
-        &mut self,
-        len: usize,
-        mut visit: impl FnMut(&mut [u8], usize),
-    ) -> Result<Vec<u8>> {
+    fn read_vec_with(&mut self, len: usize, mut visit: impl FnMut(&[u8])) -> Result<Vec<u8>> {
         let start = self.position;
         let mut out = Vec::new();
         while out.len() < len {
@@ -214,11 +211,32 @@ impl<R: Read> Source for IoSource<R> {
             if read < chunk {
                 return Err(Error::at(ErrorKind::UnexpectedEnd, start));
             }
-            for (i, piece) in out[filled..].chunks_mut(PIECE).enumerate() {
-                visit(piece, filled + i * PIECE);
-            }
+            out[filled..].chunks(PIECE).for_each(&mut visit);
         }
         Ok(out)
+    }
+
+    /// Pieces of at most [`CHUNK`] bytes, read into one scratch buffer.
+    fn read_pieces(&mut self, len: usize, mut visit: impl FnMut(&[u8])) -> Result<()> {
+        let start = self.position;
+        let mut scratch = Vec::new();
+        let mut done = 0;
+        while done < len {
+            let chunk = (len - done).min(CHUNK);
+            scratch.clear();
+            scratch.reserve(chunk);
+            let read = (&mut self.reader)
+                .take(chunk as u64)
+                .read_to_end(&mut scratch)
+                .map_err(|err| Error::from(err).with_position(Position::Byte(start)))?;
+            self.position += read as u64;
+            if read < chunk {
+                return Err(Error::at(ErrorKind::UnexpectedEnd, start));
+            }
+            visit(&scratch);
+            done += chunk;
+        }
+        Ok(())
     }
 }
 
@@ -422,23 +440,20 @@ impl<S: Source> Restorer<S> {
                 Vec::new()
             }));
         }
-        // The views are checked piece by piece as they arrive, the string buffers after them.
+        // The views are checked and copied out as they arrive, the string buffers after them.
         let mut scan = ViewScan::new(size, nulls, ty.is_text());
-        let views = if has_values {
+        if has_values {
             let len = self.len("values buffer length")?;
-            self.source
-                .read_vec_with(len, |piece, at| scan.scan(piece, at))?
-        } else {
-            Vec::new()
-        };
-        let views_at = self.source.position() - views.len() as u64;
+            self.source.read_pieces(len, |piece| scan.push(piece))?;
+        }
+        let views_at = self.source.position() - scan.seen() as u64;
         let text = ty.is_text();
         let buffer_count = self.len("string buffer count")?;
         let mut long = Vec::new();
         let mut ascii = true;
         for _ in 0..buffer_count {
             let len = self.len("string buffer length")?;
-            let buffer = self.source.read_vec_with(len, |piece, _| {
+            let buffer = self.source.read_vec_with(len, |piece| {
                 if text && ascii {
                     ascii = piece.is_ascii();
                 }
@@ -449,9 +464,7 @@ impl<S: Source> Restorer<S> {
                 long.extend_from_slice(&buffer);
             }
         }
-        Ok(FlatData::Strings(
-            scan.finish(views, long, ascii, views_at)?,
-        ))
+        Ok(FlatData::Strings(scan.finish(long, ascii, views_at)?))
     }
 
     fn constant(&mut self, ty: &Type) -> Result<Body> {

@@ -2,6 +2,8 @@
 //! 16-byte view per row and one buffer of the strings longer than 12 bytes. Views read from
 //! input are checked and brought to the canonical form here, in one pass.
 
+use std::hint::select_unpredictable;
+
 use crate::error::{Error, ErrorKind, Position, Result};
 
 /// Longest string kept inside its 16-byte view.
@@ -33,10 +35,10 @@ pub(crate) fn string_view(bytes: &[u8], offset: u64) -> [u8; 16] {
 /// false and `save` computes the offsets): copying shared strings out could cost far more
 /// memory than the input.
 ///
-/// Only [`Strings::push`] and [`Strings::from_saved`] make one, so every view is checked.
+/// Only [`Strings::push`] and [`ViewScan::finish`] make one, so every view is checked.
 #[derive(Debug, Clone)]
 pub(crate) struct Strings {
-    views: Vec<u8>,
+    views: Vec<[u8; VIEW]>,
     long: Vec<u8>,
     packed: bool,
 }
@@ -64,33 +66,24 @@ fn view_offset(view: &[u8; 16]) -> u64 {
 impl Strings {
     /// The number of rows.
     pub(crate) fn len(&self) -> usize {
-        self.views.len() / VIEW
+        self.views.len()
     }
 
     /// The view of row `row` (all zero past the end).
     pub(crate) fn view(&self, row: usize) -> [u8; 16] {
-        row.checked_mul(VIEW)
-            .and_then(|start| self.views.get(start..start + VIEW))
-            .and_then(|view| <[u8; 16]>::try_from(view).ok())
-            .unwrap_or([0; 16])
+        self.views.get(row).copied().unwrap_or([0; 16])
     }
 
     /// The bytes of row `row` (empty for a null row or past the end).
     pub(crate) fn get(&self, row: usize) -> &[u8] {
-        let Some(view) = row
-            .checked_mul(VIEW)
-            .and_then(|start| self.views.get(start..start + VIEW))
-        else {
+        let Some(view) = self.views.get(row) else {
             return &[];
         };
-        let len = u32::from_le_bytes([view[0], view[1], view[2], view[3]]) as usize;
+        let len = view_len(view);
         if len <= INLINE_LIMIT {
             return &view[4..4 + len];
         }
-        let offset = u64::from_le_bytes([
-            view[8], view[9], view[10], view[11], view[12], view[13], view[14], view[15],
-        ]);
-        usize::try_from(offset)
+        usize::try_from(view_offset(view))
             .ok()
             .and_then(|start| self.long.get(start..start.checked_add(len)?))
             .unwrap_or(&[])
@@ -98,8 +91,7 @@ impl Strings {
 
     /// Appends a row (an empty string for a null row, whose view is then all zero).
     pub(crate) fn push(&mut self, bytes: &[u8]) {
-        let view = string_view(bytes, self.long.len() as u64);
-        self.views.extend_from_slice(&view);
+        self.views.push(string_view(bytes, self.long.len() as u64));
         if bytes.len() > INLINE_LIMIT {
             self.long.extend_from_slice(bytes);
         }
@@ -107,7 +99,7 @@ impl Strings {
 
     /// The views, 16 bytes per row, canonical but for the offsets when not `packed`.
     pub(crate) fn views(&self) -> &[u8] {
-        &self.views
+        self.views.as_flattened()
     }
 
     /// When true, [`Strings::views`] and [`Strings::long`] are the canonical bytes.
@@ -121,14 +113,14 @@ impl Strings {
     }
 
     /// Checks the views of `size` rows read from input (`views` may be longer) against `long`,
-    /// the concatenation of the string buffers, and brings them to the canonical form in place.
-    /// `text` asks for UTF-8. Restoring does the same while the bytes arrive ([`ViewScan`]).
+    /// the concatenation of the string buffers, and brings them to the canonical form. `text`
+    /// asks for UTF-8. Restoring does the same while the bytes arrive ([`ViewScan`]).
     ///
     /// # Errors
     /// As [`ViewScan::finish`].
     #[cfg(test)]
     pub(crate) fn from_saved(
-        mut views: Vec<u8>,
+        views: Vec<u8>,
         long: Vec<u8>,
         size: usize,
         nulls: Option<&[u8]>,
@@ -136,25 +128,62 @@ impl Strings {
         views_at: u64,
     ) -> Result<Strings> {
         let mut scan = ViewScan::new(size, nulls, text);
-        scan.scan(&mut views, 0);
+        scan.push(&views);
         let long_ascii = long.is_ascii();
-        scan.finish(views, long, long_ascii, views_at)
+        scan.finish(long, long_ascii, views_at)
     }
 }
 
-/// One pass over the views of a string vector as they are read, piece by piece while each is
-/// in cache: null rows, inline padding and long prefixes zeroed (the canonical form), inline
-/// text checked for UTF-8, and what the long views need noted, to be checked against the string
-/// buffers, which come after the views, in [`ViewScan::finish`].
+/// What a view's length selects, indexed by `min(length, 13)`, and 14 for a null row: the
+/// bytes kept in the canonical form, and the bits whose being set means non-ASCII inline text.
+struct Masks {
+    keep: [u128; 15],
+    high: [u128; 15],
+}
+
+/// Index of [`Masks`] for a long view.
+const LONG: usize = INLINE_LIMIT + 1;
+
+/// Index of [`Masks`] for a null row.
+const NULL: usize = INLINE_LIMIT + 2;
+
+const MASKS: Masks = {
+    let mut keep = [0u128; 15];
+    let mut high = [0u128; 15];
+    let mut len = 0;
+    while len <= INLINE_LIMIT {
+        // The length and `len` bytes.
+        keep[len] = u128::MAX >> (8 * (INLINE_LIMIT - len));
+        high[len] = keep[len] & 0x8080_8080_8080_8080_8080_8080_0000_0000;
+        len += 1;
+    }
+    // Velox keeps the string's first 4 bytes after the length; the canonical form has zeros.
+    keep[LONG] = !0xffff_ffff_0000_0000;
+    Masks { keep, high }
+};
+
+/// Views checked between looks for non-ASCII inline text: 4 KiB, which stay in the L1 cache.
+const BLOCK: usize = 256;
+
+/// One pass over the views of a string vector as they are read: each view is copied out in
+/// the canonical form (null rows, inline padding and long prefixes zeroed) while what needs
+/// checking is noted, without a branch on the view: whether some inline text is not ASCII
+/// (then that block of views is looked at again for UTF-8), and the offsets and ends of the
+/// long views, to be checked against the string buffers, which come after the views, in
+/// [`ViewScan::finish`].
 pub(crate) struct ViewScan<'a> {
     size: usize,
     nulls: Option<&'a [u8]>,
     text: bool,
+    /// The canonical views so far, at most `size`.
+    views: Vec<[u8; VIEW]>,
+    /// Bytes of the views buffer seen so far.
+    seen: usize,
     /// The offset the next long string has when the strings are packed.
     next: u64,
     packed: bool,
-    /// The furthest end of a long string; `None` once one overflows.
-    end: Option<u64>,
+    /// The furthest end of a long string (`u64::MAX` once one overflows).
+    end: u64,
     /// The first row whose inline text is not UTF-8.
     bad_utf8: Option<usize>,
 }
@@ -166,69 +195,96 @@ impl<'a> ViewScan<'a> {
             size,
             nulls,
             text,
+            views: Vec::new(),
+            seen: 0,
             next: 0,
             packed: true,
-            end: Some(0),
+            end: 0,
             bad_utf8: None,
         }
     }
 
-    /// Scans the whole views in `piece`, which starts at byte `at` of the views buffer, a
-    /// multiple of 16 (a view split between pieces, or one past `size` rows, is not looked at).
-    pub(crate) fn scan(&mut self, piece: &mut [u8], at: usize) {
-        let first = at / VIEW;
-        if first >= self.size || !at.is_multiple_of(VIEW) {
+    /// Bytes of the views buffer seen so far.
+    pub(crate) fn seen(&self) -> usize {
+        self.seen
+    }
+
+    /// Takes the next `piece` of the views buffer. Every piece but the last must be a multiple
+    /// of 16 bytes long (a view split between pieces, or one past `size` rows, is not kept).
+    pub(crate) fn push(&mut self, piece: &[u8]) {
+        let at = self.seen;
+        self.seen = at.saturating_add(piece.len());
+        let first = self.views.len();
+        if at != first * VIEW || first >= self.size {
             return;
         }
         let rows = (piece.len() / VIEW).min(self.size - first);
-        for (i, slot) in piece.chunks_exact_mut(VIEW).take(rows).enumerate() {
-            let Ok(slot) = <&mut [u8; 16]>::try_from(slot) else {
-                continue;
+        self.views.reserve(rows);
+        for (b, block) in piece[..rows * VIEW].chunks(BLOCK * VIEW).enumerate() {
+            let start = first + b * BLOCK;
+            let high = match self.nulls {
+                None => self.block(block, |_| true),
+                Some(bits) => self.block(block, |row| {
+                    bits.get((start + row) / 8)
+                        .is_some_and(|byte| byte >> ((start + row) % 8) & 1 == 1)
+                }),
             };
-            let row = first + i;
-            if let Some(bits) = self.nulls {
-                if bits
-                    .get(row / 8)
-                    .is_none_or(|byte| byte >> (row % 8) & 1 == 0)
-                {
-                    *slot = [0; 16];
-                    continue;
-                }
+            if high != 0 && self.text && self.bad_utf8.is_none() {
+                self.check_inline_utf8(start);
             }
-            let view = u128::from_le_bytes(*slot);
-            let len = view_len(slot);
-            if len <= INLINE_LIMIT {
-                // Keep the length and `len` bytes.
-                let canonical = view & (u128::MAX >> (8 * (INLINE_LIMIT - len)));
-                if canonical != view {
-                    *slot = canonical.to_le_bytes();
-                }
-                let high_bits = canonical & 0x8080_8080_8080_8080_8080_8080_0000_0000_u128;
-                if self.text
-                    && high_bits != 0
-                    && self.bad_utf8.is_none()
-                    && std::str::from_utf8(&slot[4..4 + len]).is_err()
-                {
-                    self.bad_utf8 = Some(row);
-                }
-                continue;
-            }
-            // Velox keeps the string's first bytes here; the canonical form has zeros.
-            if view & 0xffff_ffff_0000_0000 != 0 {
-                slot[4..8].fill(0);
-            }
-            let offset = view_offset(slot);
-            self.packed &= offset == self.next;
-            self.next = self.next.saturating_add(len as u64);
-            self.end = self
-                .end
-                .zip(offset.checked_add(len as u64))
-                .map(|(end, this)| end.max(this));
         }
     }
 
-    /// The strings, once `views` (all of them scanned) and `long`, the concatenation of the
-    /// string buffers, have been read; `long_ascii` tells whether `long` is all ASCII.
+    /// Appends the views of `block` in the canonical form and notes their long strings;
+    /// `valid(i)` tells whether the block's row `i` is not null. Returns the high bits of the
+    /// inline text, OR-ed.
+    ///
+    /// The block is copied first and then rewritten in place while in the L1 cache, in a loop
+    /// whose only branch is the loop's: whether a view is inline is random in real data.
+    #[inline(always)]
+    fn block(&mut self, block: &[u8], valid: impl Fn(usize) -> bool) -> u128 {
+        let start = self.views.len();
+        self.views.extend_from_slice(block.as_chunks::<VIEW>().0);
+        let (mut next, mut end, mut high) = (self.next, self.end, 0u128);
+        // Bits set where some long view's offset differs from its packed offset.
+        let mut moved = 0u64;
+        for (i, slot) in self.views[start..].iter_mut().enumerate() {
+            let view = u128::from_le_bytes(*slot);
+            let len = u64::from(view as u32);
+            let index = select_unpredictable(valid(i), len.min(LONG as u64) as usize, NULL);
+            let canonical = view & MASKS.keep[index];
+            *slot = canonical.to_le_bytes();
+            high |= canonical & MASKS.high[index];
+            // All ones for a long view, else zero.
+            let long = u64::from(index == LONG).wrapping_neg();
+            let offset = (canonical >> 64) as u64;
+            moved |= (offset ^ next) & long;
+            next += len & long;
+            let this_end = offset.saturating_add(len) & long;
+            end = select_unpredictable(this_end > end, this_end, end);
+        }
+        self.packed &= moved == 0;
+        (self.next, self.end) = (next, end);
+        high
+    }
+
+    /// Looks for the first inline view from row `start` on whose text is not UTF-8.
+    #[cold]
+    fn check_inline_utf8(&mut self, start: usize) {
+        let views = self.views.get(start..).unwrap_or(&[]);
+        self.bad_utf8 = views
+            .iter()
+            .position(|view| {
+                let len = view_len(view);
+                len <= INLINE_LIMIT
+                    && !view[4..4 + len].is_ascii()
+                    && std::str::from_utf8(&view[4..4 + len]).is_err()
+            })
+            .map(|i| start + i);
+    }
+
+    /// The strings, once all views have been pushed and `long`, the concatenation of the
+    /// string buffers, has been read; `long_ascii` tells whether `long` is all ASCII.
     ///
     /// # Errors
     /// [`ErrorKind::BadIndex`] at `views_at` when there are fewer than `size` views, or at
@@ -237,34 +293,32 @@ impl<'a> ViewScan<'a> {
     /// UTF-8.
     pub(crate) fn finish(
         self,
-        mut views: Vec<u8>,
         mut long: Vec<u8>,
         long_ascii: bool,
         views_at: u64,
     ) -> Result<Strings> {
         let size = self.size;
-        if views.len() / VIEW < size {
+        if self.views.len() < size {
             return Err(Error::with_message(
                 ErrorKind::BadIndex,
                 format_args!(
                     "values buffer of {} bytes for {size} string rows",
-                    views.len()
+                    self.seen
                 ),
             )
             .with_position(Position::Byte(views_at)));
         }
-        views.truncate(size * VIEW);
         let long_len = long.len() as u64;
-        let past = self.end.is_none_or(|end| end > long_len);
-        // Every slice of ASCII bytes is UTF-8.
-        let long_checked = !self.text || long_ascii;
+        let past = self.end > long_len;
+        // Every slice of ASCII bytes is UTF-8, and so is every piece of UTF-8 text cut at
+        // character boundaries: packed strings tile the start of `long`.
+        let long_checked = !self.text
+            || long_ascii
+            || (!past && self.packed && tiles_utf8(&self.views, &long, self.next));
         let mut bad_utf8 = self.bad_utf8;
         if past || !long_checked {
             // The long views again, in row order: the first bad one is reported.
-            for (row, view) in views.chunks_exact(VIEW).enumerate() {
-                let Ok(view) = <&[u8; 16]>::try_from(view) else {
-                    continue;
-                };
+            for (row, view) in self.views.iter().enumerate() {
                 let len = view_len(view);
                 if len <= INLINE_LIMIT {
                     continue;
@@ -301,11 +355,27 @@ impl<'a> ViewScan<'a> {
             long.truncate(self.next as usize);
         }
         Ok(Strings {
-            views,
+            views: self.views,
             long,
             packed: self.packed,
         })
     }
+}
+
+/// True when the long strings of packed `views`, which lie one after the other in
+/// `long[..next]`, are all UTF-8: that slice is, and each string starts at a character boundary.
+fn tiles_utf8(views: &[[u8; VIEW]], long: &[u8], next: u64) -> bool {
+    let Some(tiled) = usize::try_from(next).ok().and_then(|next| long.get(..next)) else {
+        return false;
+    };
+    std::str::from_utf8(tiled).is_ok()
+        && views.iter().all(|view| {
+            view_len(view) <= INLINE_LIMIT
+                || usize::try_from(view_offset(view))
+                    .ok()
+                    .and_then(|start| tiled.get(start))
+                    .is_some_and(|&byte| (byte as i8) >= -0x40)
+        })
 }
 
 impl PartialEq for Strings {
@@ -399,5 +469,97 @@ mod tests {
         // Non-ASCII but valid inline UTF-8 passes.
         inline[4..6].copy_from_slice("é".as_bytes());
         assert!(Strings::from_saved(inline.to_vec(), Vec::new(), 1, None, true, 0).is_ok());
+    }
+
+    /// Views with garbage where the canonical form has zeros: inline padding, long prefixes and
+    /// whole null rows.
+    fn dirty_views(strings: &Strings, nulls: &[u8]) -> Vec<u8> {
+        let mut views = Vec::new();
+        for row in 0..strings.len() {
+            let mut view = strings.view(row);
+            let len = view_len(&view);
+            if nulls[row / 8] >> (row % 8) & 1 == 0 {
+                view = [0xa5; 16];
+            } else if len <= INLINE_LIMIT {
+                view[4 + len..].fill(0x5a);
+            } else {
+                view[4..8].fill(0xc3);
+            }
+            views.extend_from_slice(&view);
+        }
+        views
+    }
+
+    #[test]
+    fn many_blocks_with_nulls_become_canonical() {
+        let rows = 3 * BLOCK + 17;
+        let mut expected = Strings::default();
+        let mut nulls = vec![0u8; rows.div_ceil(8)];
+        for row in 0..rows {
+            if row % 7 == 3 {
+                expected.push(b"");
+                continue;
+            }
+            nulls[row / 8] |= 1 << (row % 8);
+            let text = format!("{row:0>width$}", width = row % 25);
+            expected.push(text.as_bytes());
+        }
+        let views = dirty_views(&expected, &nulls);
+        let long = expected.long().to_vec();
+        let strings = Strings::from_saved(views, long, rows, Some(&nulls), true, 0).unwrap();
+        assert!(strings.is_packed());
+        assert_eq!(strings.views(), expected.views());
+        assert_eq!(strings.long(), expected.long());
+    }
+
+    #[test]
+    fn first_bad_inline_row_is_found_past_the_first_block() {
+        let rows = 2 * BLOCK + 5;
+        let mut views = Vec::new();
+        for row in 0..rows {
+            let mut view = string_view("é".as_bytes(), 0);
+            if row == BLOCK + 9 || row == BLOCK + 30 {
+                view[5] = b'x'; // 0xc3 followed by an ASCII byte
+            }
+            views.extend_from_slice(&view);
+        }
+        let err = Strings::from_saved(views.clone(), Vec::new(), rows, None, true, 0).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidUtf8);
+        assert!(
+            err.to_string().contains(&format!("row {}", BLOCK + 9)),
+            "{err}"
+        );
+        // Bytes, not text: no check.
+        assert!(Strings::from_saved(views, Vec::new(), rows, None, false, 0).is_ok());
+    }
+
+    #[test]
+    fn non_ascii_long_strings_must_start_and_end_at_character_boundaries() {
+        // Valid: packed strings of two-byte characters.
+        let mut good = Strings::default();
+        good.push("ééééééé".as_bytes());
+        good.push("xéééééé".as_bytes());
+        let long = good.long().to_vec();
+        let strings =
+            Strings::from_saved(good.views().to_vec(), long.clone(), 2, None, true, 0).unwrap();
+        assert_eq!(strings.get(1), "xéééééé".as_bytes());
+        // The same bytes cut inside a character: the buffer is UTF-8, row 0 and row 1 are not.
+        let mut views = long_view(13, b"\0\0\0\0", 0).to_vec();
+        views.extend_from_slice(&long_view(14, b"\0\0\0\0", 13));
+        let err = Strings::from_saved(views, long.clone(), 2, None, true, 0).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidUtf8);
+        assert!(err.to_string().contains("row 0"), "{err}");
+        // An unpacked string starting inside a character.
+        let views = long_view(13, b"\0\0\0\0", 1).to_vec();
+        let err = Strings::from_saved(views, long, 1, None, true, 0).unwrap_err();
+        assert!(err.to_string().contains("row 0"), "{err}");
+    }
+
+    #[test]
+    fn an_overflowing_long_view_is_past_the_buffers() {
+        let views = long_view(13, b"\0\0\0\0", u64::MAX - 3).to_vec();
+        let err = Strings::from_saved(views, vec![b'a'; 64], 1, None, false, 5).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::BadIndex);
+        assert_eq!(err.position(), Position::Byte(5));
     }
 }
