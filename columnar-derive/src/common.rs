@@ -264,46 +264,66 @@ pub fn type_param_args(container: &Container) -> Vec<Ident> {
         .collect()
 }
 
-/// The match that assembles one row from one value of each column: the common case (every
-/// column yields a value) builds the row; anything else is sorted out by `RowStep`.
+/// The code that assembles one row from one value of each column, column by column: the
+/// common case (every column yields a value) builds the row; the first column that does not
+/// stops the row, and `RowStep` sorts out what every column yielded.
 pub struct RowMatch {
-    /// The tuple of each column's next value.
-    pub scrutinee: TokenStream,
-    /// The pattern of the common case.
-    pub values: TokenStream,
-    /// The field initializers of the row.
-    pub inits: TokenStream,
-    /// The pattern binding every value of the other cases.
-    pub others: TokenStream,
-    /// Statements recording those values into `__step`.
+    /// A block that pulls one value from each column in order and, when all yield one, runs
+    /// the caller's `on_row` (which must leave the block: `return`, `continue`); otherwise it
+    /// evaluates to `(__k, __o)`: the first column without a value and what it yielded.
+    pub pull: TokenStream,
+    /// Statements recording every column into `__step` after `pull` stopped at `__k`: the
+    /// columns before it yielded values, column `__k` yielded `__o`, the ones after it are
+    /// pulled once more, in column order.
     pub record: TokenStream,
 }
 
-/// Builds the [`RowMatch`] of `container`, with `column(field)` naming a field's decoder.
-pub fn row_match(container: &Container, column: impl Fn(&Field) -> TokenStream) -> RowMatch {
-    let mut nexts = Vec::new();
-    let mut values = Vec::new();
-    let mut others = Vec::new();
+/// Builds the [`RowMatch`] of `container`, with `column(field)` naming a field's decoder and
+/// `on_row(inits)` the statement run with the row's field initializers.
+pub fn row_match(
+    container: &Container,
+    column: impl Fn(&Field) -> TokenStream,
+    on_row: impl FnOnce(TokenStream) -> TokenStream,
+) -> RowMatch {
+    let mut pulls = Vec::new();
     let mut record = Vec::new();
-    for field in container.written() {
+    for (index, field) in container.written().enumerate() {
         let col = column(field);
         let var = local(field);
         // Spanned at the field, so a strategy the type cannot take is reported there.
         let at = field.ty.span();
         let p = private_at(&container.krate, at);
-        if field.is_optional() {
-            nexts.push(quote_spanned!(at=> #p::OptionalIter::next_value(&mut #col)));
-            record.push(quote!(__step.record(
-                #var,
-                #p::OptionalIter::is_absent(&#col),
-                #p::OptionalIter::column_start(&#col),
-            );));
+        let (next, absent, start) = if field.is_optional() {
+            (
+                quote_spanned!(at=> #p::OptionalIter::next_value(&mut #col)),
+                quote!(#p::OptionalIter::is_absent(&#col)),
+                quote!(#p::OptionalIter::column_start(&#col)),
+            )
         } else {
-            nexts.push(quote_spanned!(at=> #p::Iterator::next(&mut #col)));
-            record.push(quote!(__step.record(#var, false, #p::ColumnIter::column_start(&#col));));
-        }
-        values.push(quote!(#p::Option::Some(#p::StdResult::Ok(#var))));
-        others.push(quote!(#var));
+            (
+                quote_spanned!(at=> #p::Iterator::next(&mut #col)),
+                quote!(false),
+                quote!(#p::ColumnIter::column_start(&#col)),
+            )
+        };
+        pulls.push(quote! {
+            let #var = match #next {
+                #p::Option::Some(#p::StdResult::Ok(__value)) => __value,
+                __other => break '__row (
+                    #index,
+                    #p::Option::map(__other, |__r| #p::StdResult::map(__r, |_| ())),
+                ),
+            };
+        });
+        record.push(quote! {
+            if #index < __k {
+                __step.record(#p::Option::Some(#p::StdResult::Ok(())), #absent, #start);
+            } else if #index == __k {
+                __step.record(#p::Option::flatten(__o.take()), #absent, #start);
+            } else {
+                __step.record(#next, #absent, #start);
+            }
+        });
     }
     let inits = container.fields.iter().map(|field| {
         let name = &field.ident;
@@ -315,12 +335,19 @@ pub fn row_match(container: &Container, column: impl Fn(&Field) -> TokenStream) 
             quote!(#name: #var)
         }
     });
+    let on_row = on_row(quote!(#(#inits),*));
+    let p = private(&container.krate);
     RowMatch {
-        scrutinee: quote!((#(#nexts,)*)),
-        values: quote!((#(#values,)*)),
-        inits: quote!(#(#inits),*),
-        others: quote!((#(#others,)*)),
-        record: quote!(#(#record)*),
+        pull: quote! {
+            '__row: {
+                #(#pulls)*
+                #on_row
+            }
+        },
+        record: quote! {
+            let mut __o = #p::Option::Some(__o);
+            #(#record)*
+        },
     }
 }
 

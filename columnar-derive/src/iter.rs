@@ -78,16 +78,14 @@ pub fn expand(container: &Container) -> TokenStream {
         let var = local(field);
         quote!(#p::Option::is_some(&#var))
     });
-    let crate::common::RowMatch {
-        scrutinee,
-        values,
-        inits: builds,
-        others,
-        record,
-    } = crate::common::row_match(container, |field| {
-        let name = &field.ident;
-        quote!(self.#name)
-    });
+    let crate::common::RowMatch { pull, record } = crate::common::row_match(
+        container,
+        |field| {
+            let name = &field.ident;
+            quote!(self.#name)
+        },
+        |inits| quote!(return #p::Option::Some(#p::StdResult::Ok(#ident { #inits }));),
+    );
     let optionals = if arms.is_empty() {
         quote!(__columns.optionals(|_, _| #p::StdResult::Ok(false))?;)
     } else {
@@ -143,20 +141,17 @@ pub fn expand(container: &Container) -> TokenStream {
         where #(#where_predicates,)*
         {
             type Item = #p::StdResult<#row, #p::Error>;
+            // With no column, the row is built before the first statement after `pull`.
+            #[allow(unreachable_code, unused_mut, unused_variables)]
             fn next(&mut self) -> #p::Option<Self::Item> {
                 if self.__done {
                     return #p::Option::None;
                 }
-                match #scrutinee {
-                    #values => #p::Option::Some(#p::StdResult::Ok(#ident { #builds })),
-                    #[allow(unreachable_patterns)]
-                    #others => {
-                        self.__done = true;
-                        let mut __step = #p::RowStep::default();
-                        #record
-                        __step.outcome().map(#p::StdResult::Err)
-                    }
-                }
+                let (__k, __o): (::core::primitive::usize, #p::Option<#p::Result<()>>) = #pull;
+                self.__done = true;
+                let mut __step = #p::RowStep::default();
+                #record
+                __step.outcome().map(#p::StdResult::Err)
             }
         }
     }

@@ -168,16 +168,19 @@ fn decode_rows(container: &Container) -> TokenStream {
         let column = column_var(field);
         quote!(!#p::OptionalIter::is_absent(&#column))
     });
-    let crate::common::RowMatch {
-        scrutinee,
-        values,
-        inits,
-        others,
-        record,
-    } = crate::common::row_match(container, |field| {
-        let column = column_var(field);
-        quote!(#column)
-    });
+    let crate::common::RowMatch { pull, record } = crate::common::row_match(
+        container,
+        |field| {
+            let column = column_var(field);
+            quote!(#column)
+        },
+        |inits| {
+            quote! {
+                __rows.push(Self { #inits }).map_err(#p::de_error::<__A::Error>)?;
+                continue '__rows;
+            }
+        },
+    );
     let optional_iters = container.optional().map(|field| {
         let column = column_var(field);
         quote!(let mut #column = #p::OptionalIter::new(#column);)
@@ -185,6 +188,8 @@ fn decode_rows(container: &Container) -> TokenStream {
     quote! {
         #[automatically_derived]
         impl #impl_generics #p::DecodeRows<#de> for #ident #ty_generics #where_clause {
+            // With no column, the row is built before the first statement after `pull`.
+            #[allow(unreachable_code, unused_mut, unused_variables)]
             fn decode_rows<__A: #p::serde::de::SeqAccess<#de>>(
                 __columns: &mut #p::ColumnsReader<#de, __A>,
             ) -> #p::StdResult<#p::Vec<Self>, __A::Error> {
@@ -198,22 +203,17 @@ fn decode_rows(container: &Container) -> TokenStream {
                 let __defaults_only = !(#any_present);
                 let __keys = __columns.expected_len().unwrap_or(0);
                 {
-                    loop {
+                    '__rows: loop {
                         if __defaults_only && __rows.len() >= __keys {
                             break;
                         }
-                        match #scrutinee {
-                            #values => __rows.push(Self { #inits }).map_err(#p::de_error::<__A::Error>)?,
-                            #[allow(unreachable_patterns)]
-                            #others => {
-                                let mut __step = #p::RowStep::default();
-                                #record
-                                if let #p::Option::Some(__err) = __step.outcome() {
-                                    return #p::StdResult::Err(#p::de_error::<__A::Error>(__err));
-                                }
-                                break;
-                            }
+                        let (__k, __o): (::core::primitive::usize, #p::Option<#p::Result<()>>) = #pull;
+                        let mut __step = #p::RowStep::default();
+                        #record
+                        if let #p::Option::Some(__err) = __step.outcome() {
+                            return #p::StdResult::Err(#p::de_error::<__A::Error>(__err));
                         }
+                        break;
                     }
                 }
                 __rows.finish().map_err(#p::de_error::<__A::Error>)

@@ -368,7 +368,7 @@ impl<'de> OptionalColumn<'de, '_> {
 
 #[cold]
 fn duplicate_index(at: usize) -> Error {
-    Error::with_message(ErrorKind::BadHeader, "optional index given twice").or_offset(at)
+    Error::with_message(ErrorKind::BadHeader, "optional index given twice").or_offset(at as u64)
 }
 
 struct OptionalSeed<'a, F> {

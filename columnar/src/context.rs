@@ -89,7 +89,7 @@ impl<'de> DecodeContext<'de> {
         let mut reader = self.reader();
         let inner = reader.read_bytes()?;
         if !reader.is_empty() {
-            return Err(Error::at(ErrorKind::TrailingBytes, reader.offset()));
+            return Err(Error::at(ErrorKind::TrailingBytes, reader.offset() as u64));
         }
         Ok(DecodeContext {
             bytes: inner,

@@ -130,8 +130,8 @@ pub enum Error {
     Unknown,
 }
 
-/// The payload of an [`Error`] variant: a kind, the byte offset where it was found and an
-/// optional message. Displays as `"{kind}: {message} at byte {offset}"`.
+/// The payload of an [`Error`] variant: a kind, the byte offset where it was found (a `u64`,
+/// as in serde-formats) and an optional message. Displays as `"{kind}: {message} at byte {offset}"`.
 ///
 /// Boxed so that the error stays two words wide.
 #[derive(Clone, PartialEq, Eq)]
@@ -142,7 +142,7 @@ pub struct ErrorDetail {
 #[derive(Clone, PartialEq, Eq)]
 struct ErrorImpl {
     kind: ErrorKind,
-    offset: Option<usize>,
+    offset: Option<u64>,
     message: Option<Box<str>>,
 }
 
@@ -153,7 +153,7 @@ impl ErrorDetail {
     }
 
     /// The byte offset into the input where the error was found, when known.
-    pub fn offset(&self) -> Option<usize> {
+    pub fn offset(&self) -> Option<u64> {
         self.inner.offset
     }
 
@@ -177,7 +177,7 @@ fn variant_for(kind: ErrorKind) -> fn(ErrorDetail) -> Error {
 
 impl Error {
     #[cold]
-    fn build(kind: ErrorKind, offset: Option<usize>, message: Option<Box<str>>) -> Self {
+    fn build(kind: ErrorKind, offset: Option<u64>, message: Option<Box<str>>) -> Self {
         if kind == ErrorKind::Io {
             let text = message.as_deref().unwrap_or("I/O error").to_owned();
             return Error::IOError(std::io::Error::other(text));
@@ -193,7 +193,7 @@ impl Error {
 
     /// An error of `kind` found at byte `offset` of the input.
     #[cold]
-    pub fn at(kind: ErrorKind, offset: usize) -> Self {
+    pub fn at(kind: ErrorKind, offset: u64) -> Self {
         Error::build(kind, Some(offset), None)
     }
 
@@ -259,7 +259,7 @@ impl Error {
     }
 
     /// The byte offset into the input where the error was found, when known.
-    pub fn offset(&self) -> Option<usize> {
+    pub fn offset(&self) -> Option<u64> {
         self.detail().and_then(ErrorDetail::offset)
     }
 
@@ -270,7 +270,7 @@ impl Error {
 
     /// Sets the offset if none is known yet; offsets found deeper in the input win.
     #[must_use]
-    pub fn or_offset(mut self, offset: usize) -> Self {
+    pub fn or_offset(mut self, offset: u64) -> Self {
         if let Some(inner) = self.detail_mut() {
             if inner.offset.is_none() {
                 inner.offset = Some(offset);
@@ -281,7 +281,7 @@ impl Error {
 
     /// Moves a known offset by `base`: used when a column's bytes sit inside a larger input.
     #[must_use]
-    pub fn shifted(mut self, base: usize) -> Self {
+    pub fn shifted(mut self, base: u64) -> Self {
         if let Some(offset) = self.detail_mut().and_then(|inner| inner.offset.as_mut()) {
             *offset += base;
         }

@@ -182,7 +182,7 @@ impl RowStep {
             self.ended_at
         };
         Some(match at {
-            Some(start) => err.or_offset(start),
+            Some(start) => err.or_offset(start as u64),
             None => err,
         })
     }

@@ -257,7 +257,7 @@ mod offsets {
         rows: Vec<Outer>,
     }
 
-    fn zero_run_at<T: for<'de> serde::Deserialize<'de> + std::fmt::Debug>(input: &[u8], at: usize) {
+    fn zero_run_at<T: for<'de> serde::Deserialize<'de> + std::fmt::Debug>(input: &[u8], at: u64) {
         let err = columnar::from_bytes::<T>(input).unwrap_err();
         assert_eq!(
             (err.kind(), err.offset()),

@@ -414,6 +414,27 @@ fn index_without_optional_gives_serde_columnar_bytes() {
     assert_eq!(back.rows, rows);
 }
 
+/// Steps a hand-driven decoder through at most 100 values: an error it yields points inside
+/// the input, and it yields nothing after its first error.
+fn stream_is_sane<T>(
+    input: &[u8],
+    mut values: impl Iterator<Item = columnar::Result<T>>,
+) -> Result<(), TestCaseError> {
+    for _ in 0..100 {
+        match values.next() {
+            None => return Ok(()),
+            Some(Ok(_)) => {}
+            Some(Err(err)) => {
+                let at = err.offset();
+                prop_assert!(at.is_none_or(|at| at <= input.len() as u64), "{err}");
+                prop_assert!(values.next().is_none(), "a value after the error {err}");
+                return Ok(());
+            }
+        }
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(1000))]
 
@@ -443,12 +464,15 @@ proptest! {
         }
         // `decode` would expand runs of up to MAX_RLE_COUNT values: step a few values instead.
         if let Ok(decoder) = columnar::DeltaOfDeltaDecoder::<i64>::new(&bytes) {
-            let _ = decoder.take(100).count();
+            stream_is_sane(&bytes, decoder)?;
         }
-        let _ = columnar::AnyRleDecoder::<u64>::new(&bytes).take(100).count();
-        let _ = columnar::BoolRleDecoder::new(&bytes).take(100).count();
-        let _ = columnar::DeltaRleDecoder::<i128>::new(&bytes).take(100).count();
-        let _ = columnar::DeltaRleDecoder::<i128>::new(&bytes).finalize();
+        stream_is_sane(&bytes, columnar::AnyRleDecoder::<u64>::new(&bytes))?;
+        stream_is_sane(&bytes, columnar::BoolRleDecoder::new(&bytes))?;
+        stream_is_sane(&bytes, columnar::DeltaRleDecoder::<i128>::new(&bytes))?;
+        match columnar::DeltaRleDecoder::<i128>::new(&bytes).finalize() {
+            Ok(rest) => prop_assert!(suffix(&bytes, rest)),
+            Err(err) => prop_assert!(err.offset().is_none_or(|at| at <= bytes.len() as u64)),
+        }
         let _ = postcard::from_bytes::<columnar::ColumnarVec<'_, Span, Vec<Span>>>(&bytes);
     }
 }

@@ -546,7 +546,10 @@ fn unequal_required_column_lengths_are_column_length_mismatch_with_an_offset() {
         ErrorKind::ColumnLengthMismatch,
     );
     let offset = e.offset().expect("an offset");
-    assert!(offset < bytes.len(), "offset {offset} past the input");
+    assert!(
+        offset < bytes.len() as u64,
+        "offset {offset} past the input"
+    );
 }
 
 #[test]
@@ -575,7 +578,7 @@ fn trailing_bytes_are_trailing_bytes_at_their_offset() {
         columnar::from_bytes::<StrictTable>(&bytes),
         ErrorKind::TrailingBytes,
     );
-    assert_eq!(e.offset(), Some(end));
+    assert_eq!(e.offset(), Some(end as u64));
     // take_from_bytes hands them back instead
     let (value, rest) = columnar::take_from_bytes::<StrictTable>(&bytes).unwrap();
     assert_eq!(value, strict_value(["x", ""]));
@@ -1178,7 +1181,7 @@ proptest! {
         }
         if let Err(e) = columnar::from_bytes::<AnyTable>(&bytes) {
             if let Some(offset) = e.offset() {
-                prop_assert!(offset <= bytes.len(), "{e} past {} bytes", bytes.len());
+                prop_assert!(offset <= bytes.len() as u64, "{e} past {} bytes", bytes.len());
             }
         }
         if let Ok(lazy) = columnar::iter_from_bytes::<AnyTable>(&bytes) {
@@ -1380,7 +1383,7 @@ fn iter_from_bytes_rejects_trailing_bytes_like_from_bytes() {
         Err(e) => e,
     };
     assert_eq!(e.kind(), ErrorKind::TrailingBytes);
-    assert_eq!(e.offset(), Some(end));
+    assert_eq!(e.offset(), Some(end as u64));
 }
 
 // ------------------------------------------------------------------ generic parameter names

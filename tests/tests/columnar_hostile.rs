@@ -201,8 +201,16 @@ fn valid() -> Wire {
 /// What an entry point did with an input: `Ok` or the error's kind and offset.
 type Outcome = Result<(), (ErrorKind, Option<usize>)>;
 
+/// An error's kind and offset, the offset as a position in the test's byte vectors.
+fn kind_and_offset(err: &columnar::Error) -> (ErrorKind, Option<usize>) {
+    let offset = err
+        .offset()
+        .map(|o| usize::try_from(o).expect("offset fits usize"));
+    (err.kind(), offset)
+}
+
 fn outcome<T>(result: columnar::Result<T>) -> Outcome {
-    result.map(drop).map_err(|err| (err.kind(), err.offset()))
+    result.map(drop).map_err(|err| kind_and_offset(&err))
 }
 
 fn via_from_bytes(bytes: &[u8]) -> Outcome {
@@ -215,8 +223,7 @@ fn via_take_from_bytes(bytes: &[u8]) -> Outcome {
 
 /// `iter_from_bytes`, then every row: the first error of either.
 fn via_iter(bytes: &[u8]) -> Outcome {
-    let iter =
-        columnar::iter_from_bytes::<Table>(bytes).map_err(|err| (err.kind(), err.offset()))?;
+    let iter = columnar::iter_from_bytes::<Table>(bytes).map_err(|err| kind_and_offset(&err))?;
     outcome(iter.rows.collect::<columnar::Result<Vec<Row>>>())
 }
 
@@ -778,7 +785,10 @@ fn decode_everything(bytes: &[u8]) {
         .into_iter()
         .flatten()
     {
-        assert!(err.offset().is_none_or(|at| at <= bytes.len()), "{err}");
+        assert!(
+            err.offset().is_none_or(|at| at <= bytes.len() as u64),
+            "{err}"
+        );
     }
     match (&bulk, &taken) {
         (Ok(table), Ok((front, rest))) => {
@@ -788,7 +798,10 @@ fn decode_everything(bytes: &[u8]) {
         (Ok(_), Err(err)) => panic!("take_from_bytes fails where from_bytes succeeds: {err}"),
         (Err(err), Ok((_, rest))) => assert_eq!(
             (err.kind(), err.offset()),
-            (ErrorKind::TrailingBytes, Some(bytes.len() - rest.len()))
+            (
+                ErrorKind::TrailingBytes,
+                Some((bytes.len() - rest.len()) as u64)
+            )
         ),
         (Err(_), Err(_)) => {}
     }
@@ -895,6 +908,9 @@ fn name_column_is_an_error(test: &str, name: Vec<u8>, kind: ErrorKind) {
         let good = Columns::of(&sample_rows());
         let wire = table_with(&Columns { name, ..good }, 6, |w| w);
         let err = columnar::from_bytes::<Table>(&wire.bytes).unwrap_err();
-        assert_eq!((err.kind(), err.offset()), (kind, Some(wire.at("name"))));
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (kind, Some(wire.at("name") as u64))
+        );
     });
 }

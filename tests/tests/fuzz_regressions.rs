@@ -36,9 +36,7 @@ fn outcome<T, K: Debug>(input: &[u8], result: Result<T, (K, Option<u64>)>) -> St
 }
 
 fn columnar_outcome<T>(input: &[u8], result: &columnar::Result<T>) -> String {
-    let result = result
-        .as_ref()
-        .map_err(|e| (e.kind(), e.offset().map(|at| at as u64)));
+    let result = result.as_ref().map_err(|e| (e.kind(), e.offset()));
     outcome(input, result)
 }
 

@@ -148,16 +148,19 @@ impl<'de> Runs<'de> {
         if count == 0 {
             // Only the leading `false` run may be empty, and only before a `true` run.
             if !std::mem::replace(&mut self.first, false) {
-                return Err(Error::at(ErrorKind::ZeroRunCount, start));
+                return Err(Error::at(ErrorKind::ZeroRunCount, start as u64));
             }
             if self.reader.is_empty() {
-                return Err(Error::at(ErrorKind::UnexpectedEnd, self.reader.offset()));
+                return Err(Error::at(
+                    ErrorKind::UnexpectedEnd,
+                    self.reader.offset() as u64,
+                ));
             }
             return self.next_run();
         }
         self.first = false;
         if count > MAX_RLE_COUNT as u64 {
-            return Err(Error::at(ErrorKind::RunCountTooLarge, start));
+            return Err(Error::at(ErrorKind::RunCountTooLarge, start as u64));
         }
         Ok(Some((self.value, count as usize, start)))
     }
@@ -401,7 +404,7 @@ mod tests {
         let (wrapped, header) = as_byte_string(bytes);
         crate::wire::from_bytes::<BoolRleColumn>(&wrapped)
             .map(|column| column.data)
-            .map_err(|e| Error::at(e.kind(), e.offset().map_or(usize::MAX, |o| o - header)))
+            .map_err(|e| Error::at(e.kind(), e.offset().map_or(u64::MAX, |o| o - header as u64)))
     }
 
     #[test]
@@ -412,7 +415,7 @@ mod tests {
             ("column", &|b| BoolRleColumn::decode(b).map(|c| c.data)),
             ("serde", &via_serde),
         ];
-        let table: &[(&str, ErrorKind, usize)] = &[
+        let table: &[(&str, ErrorKind, u64)] = &[
             // a count of 0 after the first
             ("02 00", ErrorKind::ZeroRunCount, 1),
             ("00 00", ErrorKind::ZeroRunCount, 1),

@@ -47,7 +47,7 @@ fn fewer_than(n: usize, offset: usize) -> Error {
         ErrorKind::UnexpectedEnd,
         format_args!("the column holds fewer than {n} values"),
     )
-    .or_offset(offset)
+    .or_offset(offset as u64)
     .into_variant(Error::RleDecodeError)
 }
 
@@ -57,7 +57,7 @@ fn mid_run(offset: usize) -> Error {
         ErrorKind::ColumnLengthMismatch,
         "stopped inside a run: the column holds more values than were taken",
     )
-    .or_offset(offset)
+    .or_offset(offset as u64)
 }
 
 /// The bytes after a run-length column, refusing to stop inside a run.
@@ -75,7 +75,7 @@ fn push_or_refuse<T>(values: &mut Vec<T>, value: T, offset: usize) -> Result<()>
     if values.len() == values.capacity() {
         values
             .try_reserve(values.len().max(64))
-            .map_err(|_| Error::at(ErrorKind::RunCountTooLarge, offset))?;
+            .map_err(|_| Error::at(ErrorKind::RunCountTooLarge, offset as u64))?;
     }
     values.push(value);
     Ok(())
@@ -279,7 +279,10 @@ impl<'de, T: DeltaOfDeltable> DeltaOfDeltaDecoder<'de, T> {
         let rest = self.iter.prefix_rest(&self.end)?;
         if !rest.is_empty() {
             let at = self.end.data_len() - rest.len();
-            return Err(Error::at(ErrorKind::TrailingBytes, self.end.offset_of(at)));
+            return Err(Error::at(
+                ErrorKind::TrailingBytes,
+                self.end.offset_of(at) as u64,
+            ));
         }
         Ok(values)
     }

@@ -256,13 +256,13 @@ impl<'de> Bits<'de> {
         let head = match reader.read_u8()? {
             0 => None,
             1 => Some(reader.read_zigzag_i64()?),
-            _ => return Err(Error::at(ErrorKind::BadTag, tag_at)),
+            _ => return Err(Error::at(ErrorKind::BadTag, tag_at as u64)),
         };
         let trailer_at = reader.offset();
         let used_in_last = reader.read_u8()?;
         let data = reader.rest();
         let data_offset = reader.offset();
-        let bad_header = || Error::at(ErrorKind::BadHeader, trailer_at);
+        let bad_header = || Error::at(ErrorKind::BadHeader, trailer_at as u64);
         if used_in_last > 8 || (used_in_last == 0) != data.is_empty() {
             return Err(bad_header());
         }
@@ -279,7 +279,7 @@ impl<'de> Bits<'de> {
             if last & padding_mask != 0 {
                 return Err(Error::at(
                     ErrorKind::BadHeader,
-                    data_offset + data.len() - 1,
+                    (data_offset + data.len() - 1) as u64,
                 ));
             }
         }
@@ -303,12 +303,12 @@ impl<'de> Bits<'de> {
         let head = match reader.read_u8()? {
             0 => None,
             1 => Some(reader.read_zigzag_i64()?),
-            _ => return Err(Error::at(ErrorKind::BadTag, tag_at)),
+            _ => return Err(Error::at(ErrorKind::BadTag, tag_at as u64)),
         };
         let trailer_at = reader.offset();
         let used_in_last = reader.read_u8()?;
         if used_in_last > 8 {
-            return Err(Error::at(ErrorKind::BadHeader, trailer_at));
+            return Err(Error::at(ErrorKind::BadHeader, trailer_at as u64));
         }
         let data = reader.rest();
         // As serde_columnar reads it: the last byte of everything that follows holds
@@ -440,7 +440,7 @@ impl<'de, T: DeltaOfDeltable> DeltaOfDeltaIter<'de, T> {
                 self.previous = self
                     .previous
                     .checked_add(self.previous_delta)
-                    .ok_or_else(|| Error::at(ErrorKind::IntegerOverflow, code_at))?;
+                    .ok_or_else(|| Error::at(ErrorKind::IntegerOverflow, code_at as u64))?;
                 (self.previous, code_at)
             }
             IterState::Bits(bits) => {
@@ -449,8 +449,8 @@ impl<'de, T: DeltaOfDeltable> DeltaOfDeltaIter<'de, T> {
                     return Ok(None);
                 }
                 let code_at = bits.data_offset + bits.position / 8;
-                let truncated = || Error::at(ErrorKind::UnexpectedEnd, code_at);
-                let overflow = || Error::at(ErrorKind::IntegerOverflow, code_at);
+                let truncated = || Error::at(ErrorKind::UnexpectedEnd, code_at as u64);
+                let overflow = || Error::at(ErrorKind::IntegerOverflow, code_at as u64);
                 // Prefix `0`, `10`, `110`, `1110`, `11110` or `11111`, then the payload. Bits
                 // past the last used one are 0 (padding is checked), so they end a prefix.
                 let window = bits.window();
@@ -493,7 +493,7 @@ impl<'de, T: DeltaOfDeltable> DeltaOfDeltaIter<'de, T> {
         };
         T::from_i64(value)
             .map(Some)
-            .ok_or_else(|| Error::at(ErrorKind::IntegerOverflow, value_at))
+            .ok_or_else(|| Error::at(ErrorKind::IntegerOverflow, value_at as u64))
     }
 }
 
@@ -565,7 +565,7 @@ impl<'de, T: DeltaOfDeltable> DeltaOfDeltaIter<'de, T> {
                 ErrorKind::ColumnLengthMismatch,
                 "the DeltaOfDelta column holds more values than were taken",
             )
-            .or_offset(end.trailer_at));
+            .or_offset(end.trailer_at as u64));
         }
         let used_bytes = read.div_ceil(8);
         if read % 8 != 0 {
@@ -573,7 +573,7 @@ impl<'de, T: DeltaOfDeltable> DeltaOfDeltaIter<'de, T> {
             if last & (0xffu16 >> (read % 8)) as u8 != 0 {
                 return Err(Error::at(
                     ErrorKind::BadHeader,
-                    end.data_offset + used_bytes - 1,
+                    (end.data_offset + used_bytes - 1) as u64,
                 ));
             }
         }

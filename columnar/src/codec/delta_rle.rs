@@ -157,7 +157,7 @@ pub fn encode<T: DeltaRleable>(values: &[T]) -> Result<Vec<u8>> {
 
 #[cold]
 fn overflow(offset: usize) -> Error {
-    Error::at(ErrorKind::IntegerOverflow, offset)
+    Error::at(ErrorKind::IntegerOverflow, offset as u64)
 }
 
 /// `first + delta × steps`, or `None` when it leaves `i128`.
@@ -585,7 +585,7 @@ mod tests {
         let (wrapped, header) = as_byte_string(bytes);
         crate::wire::from_bytes::<DeltaRleColumn<u8>>(&wrapped)
             .map(|column| column.data)
-            .map_err(|e| Error::at(e.kind(), e.offset().map_or(usize::MAX, |o| o - header)))
+            .map_err(|e| Error::at(e.kind(), e.offset().map_or(u64::MAX, |o| o - header as u64)))
     }
 
     #[test]
@@ -600,7 +600,7 @@ mod tests {
         ];
         let max_i128 = format!("03 fe {} 03 02", "ff ".repeat(17));
         let overlong_i128 = format!("01 {} 00", "80 ".repeat(19));
-        let table: Vec<(&str, ErrorKind, usize)> = vec![
+        let table: Vec<(&str, ErrorKind, u64)> = vec![
             // 255, then a run of one +1: a u8 column reaching 256, at the delta
             ("01 fe 03 02 02", ErrorKind::IntegerOverflow, 4),
             // literal [255, +1]

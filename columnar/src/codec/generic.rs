@@ -302,7 +302,7 @@ mod tests {
         let (wrapped, header) = as_byte_string(bytes);
         crate::wire::from_bytes::<GenericColumn<u32>>(&wrapped)
             .map(|column| column.data)
-            .map_err(|e| Error::at(e.kind(), e.offset().map_or(usize::MAX, |o| o - header)))
+            .map_err(|e| Error::at(e.kind(), e.offset().map_or(u64::MAX, |o| o - header as u64)))
     }
 
     #[test]
@@ -315,7 +315,7 @@ mod tests {
             }),
             ("serde", &via_serde),
         ];
-        let table: &[(&str, ErrorKind, usize)] = &[
+        let table: &[(&str, ErrorKind, u64)] = &[
             // no count at all
             ("", ErrorKind::UnexpectedEnd, 0),
             // two values announced, one present

@@ -163,10 +163,10 @@ pub(crate) fn read_run_header(
     let count = reader.read_zigzag_i64()?;
     let len = count.unsigned_abs();
     if len == 0 {
-        return Err(Error::at(ErrorKind::ZeroRunCount, start));
+        return Err(Error::at(ErrorKind::ZeroRunCount, start as u64));
     }
     if len > MAX_RLE_COUNT as u64 {
-        return Err(Error::at(ErrorKind::RunCountTooLarge, start));
+        return Err(Error::at(ErrorKind::RunCountTooLarge, start as u64));
     }
     // Bounded by MAX_RLE_COUNT, so it fits usize on 32-bit targets too.
     let len = len as usize;
@@ -174,7 +174,7 @@ pub(crate) fn read_run_header(
         return Ok(Some(RunHeader::Repeat(len)));
     }
     if len > reader.remaining() && (values_need_a_byte || len >= 2) {
-        return Err(Error::at(ErrorKind::LengthPastEnd, start));
+        return Err(Error::at(ErrorKind::LengthPastEnd, start as u64));
     }
     Ok(Some(RunHeader::Literal(len)))
 }
@@ -192,7 +192,7 @@ pub(crate) fn check_run_expansion<T>(len: usize, value_bytes: usize, offset: usi
             ErrorKind::RunCountTooLarge,
             format_args!("a run of {len} copies of a {value_bytes}-byte value"),
         )
-        .or_offset(offset));
+        .or_offset(offset as u64));
     }
     Ok(())
 }
@@ -203,7 +203,7 @@ pub(crate) fn check_run_expansion<T>(len: usize, value_bytes: usize, offset: usi
 pub(crate) fn reserve_run<T>(values: &mut Vec<T>, additional: usize, offset: usize) -> Result<()> {
     values
         .try_reserve(additional)
-        .map_err(|_| Error::at(ErrorKind::RunCountTooLarge, offset))
+        .map_err(|_| Error::at(ErrorKind::RunCountTooLarge, offset as u64))
 }
 
 /// Appends `bytes` to `out`, moving instead of copying when `out` is empty.
@@ -312,7 +312,7 @@ pub(crate) mod test_support {
     pub(crate) fn assert_rejects<T: Debug>(
         input: &[u8],
         kind: ErrorKind,
-        offset: usize,
+        offset: u64,
         entry_points: &[EntryPoint<'_, T>],
     ) {
         for (name, decode) in entry_points {
@@ -349,47 +349,39 @@ mod tests {
         let err = crate::wire::from_bytes::<(u8, RleColumn<u32>)>(&input).unwrap_err();
         assert_eq!(
             (err.kind(), err.offset()),
-            (ErrorKind::ZeroRunCount, Some(1 + header + 2))
+            (ErrorKind::ZeroRunCount, Some(1 + header as u64 + 2))
         );
     }
 
     #[test]
     fn iterators_report_offsets_in_the_enclosing_input() {
-        let base = 40;
+        let base: usize = 40;
+        let at = |n: usize| Some((base + n) as u64);
         let err = AnyRleIter::<u32>::with_base(&[0x02, 0x07, 0x00], base)
             .find_map(Result::err)
             .unwrap();
-        assert_eq!(
-            (err.kind(), err.offset()),
-            (ErrorKind::ZeroRunCount, Some(base + 2))
-        );
+        assert_eq!((err.kind(), err.offset()), (ErrorKind::ZeroRunCount, at(2)));
         let err = DeltaRleIter::<u8>::with_base(&[0x01, 0x01], base)
             .find_map(Result::err)
             .unwrap();
         assert_eq!(
             (err.kind(), err.offset()),
-            (ErrorKind::IntegerOverflow, Some(base + 1))
+            (ErrorKind::IntegerOverflow, at(1))
         );
         let err = BoolRleIter::with_base(&[0x02, 0x00], base)
             .find_map(Result::err)
             .unwrap();
-        assert_eq!(
-            (err.kind(), err.offset()),
-            (ErrorKind::ZeroRunCount, Some(base + 1))
-        );
+        assert_eq!((err.kind(), err.offset()), (ErrorKind::ZeroRunCount, at(1)));
         let err = DeltaOfDeltaIter::<i64>::with_base(&[0x01, 0x02, 0x09], base)
             .find_map(Result::err)
             .unwrap();
-        assert_eq!(
-            (err.kind(), err.offset()),
-            (ErrorKind::BadHeader, Some(base + 2))
-        );
+        assert_eq!((err.kind(), err.offset()), (ErrorKind::BadHeader, at(2)));
         let err = GenericIter::<u8>::with_base(&[0x02, 0x07], base)
             .find_map(Result::err)
             .unwrap();
         assert_eq!(
             (err.kind(), err.offset()),
-            (ErrorKind::UnexpectedEnd, Some(base + 2))
+            (ErrorKind::UnexpectedEnd, at(2))
         );
     }
 

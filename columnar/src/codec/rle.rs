@@ -515,7 +515,7 @@ mod tests {
         let (wrapped, header) = as_byte_string(bytes);
         crate::wire::from_bytes::<RleColumn<T>>(&wrapped)
             .map(|column| column.data)
-            .map_err(|e| Error::at(e.kind(), e.offset().map_or(usize::MAX, |o| o - header)))
+            .map_err(|e| Error::at(e.kind(), e.offset().map_or(u64::MAX, |o| o - header as u64)))
     }
 
     #[test]
@@ -526,7 +526,7 @@ mod tests {
             ("column", &|b| RleColumn::<u32>::decode(b).map(|c| c.data)),
             ("serde", &|b| via_serde::<u32>(b)),
         ];
-        let table: &[(&str, ErrorKind, usize)] = &[
+        let table: &[(&str, ErrorKind, u64)] = &[
             // count 0
             ("00", ErrorKind::ZeroRunCount, 0),
             ("02 07 00", ErrorKind::ZeroRunCount, 2),

@@ -79,7 +79,10 @@ impl<'de> Deserializer<'de> {
         if self.reader.is_empty() {
             Ok(())
         } else {
-            Err(Error::at(ErrorKind::TrailingBytes, self.reader.offset()))
+            Err(Error::at(
+                ErrorKind::TrailingBytes,
+                self.reader.offset() as u64,
+            ))
         }
     }
 
@@ -92,7 +95,7 @@ impl<'de> Deserializer<'de> {
             }
             None => Err(Error::at(
                 ErrorKind::DepthLimitExceeded,
-                self.reader.offset(),
+                self.reader.offset() as u64,
             )),
         }
     }
@@ -240,7 +243,7 @@ macro_rules! varint_method {
             let value: $ty = self.reader.$read()?;
             visitor
                 .$visit::<Error>(value)
-                .map_err(|e| e.or_offset(start))
+                .map_err(|e| e.or_offset(start as u64))
         }
     };
 }
@@ -254,7 +257,7 @@ macro_rules! zigzag_method {
             let value = super::unzigzag_i64(u64::from(self.reader.$read()?)) as $ty;
             visitor
                 .$visit::<Error>(value)
-                .map_err(|e| e.or_offset(start))
+                .map_err(|e| e.or_offset(start as u64))
         }
     };
 }
@@ -271,7 +274,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             ErrorKind::Unsupported,
             "the format is not self-describing: deserialize_any",
         )
-        .or_offset(self.reader.offset()))
+        .or_offset(self.reader.offset() as u64))
     }
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value> {
@@ -279,7 +282,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             ErrorKind::Unsupported,
             "the format is not self-describing: deserialize_ignored_any",
         )
-        .or_offset(self.reader.offset()))
+        .or_offset(self.reader.offset() as u64))
     }
 
     fn deserialize_identifier<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value> {
@@ -287,7 +290,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             ErrorKind::Unsupported,
             "identifiers are not stored: deserialize_identifier",
         )
-        .or_offset(self.reader.offset()))
+        .or_offset(self.reader.offset() as u64))
     }
 
     #[inline]
@@ -296,11 +299,11 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         let value = match self.reader.read_u8()? {
             0 => false,
             1 => true,
-            _ => return Err(Error::at(ErrorKind::BadTag, start)),
+            _ => return Err(Error::at(ErrorKind::BadTag, start as u64)),
         };
         visitor
             .visit_bool::<Error>(value)
-            .map_err(|e| e.or_offset(start))
+            .map_err(|e| e.or_offset(start as u64))
     }
 
     #[inline]
@@ -309,7 +312,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         let byte = self.reader.read_u8()?;
         visitor
             .visit_i8::<Error>(byte as i8)
-            .map_err(|e| e.or_offset(start))
+            .map_err(|e| e.or_offset(start as u64))
     }
 
     #[inline]
@@ -318,7 +321,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         let byte = self.reader.read_u8()?;
         visitor
             .visit_u8::<Error>(byte)
-            .map_err(|e| e.or_offset(start))
+            .map_err(|e| e.or_offset(start as u64))
     }
 
     zigzag_method!(deserialize_i16, visit_i16, read_varint_u16, i16);
@@ -334,7 +337,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         let value = self.reader.read_zigzag_i64()?;
         visitor
             .visit_i64::<Error>(value)
-            .map_err(|e| e.or_offset(start))
+            .map_err(|e| e.or_offset(start as u64))
     }
 
     #[inline]
@@ -343,7 +346,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         let value = self.reader.read_zigzag_i128()?;
         visitor
             .visit_i128::<Error>(value)
-            .map_err(|e| e.or_offset(start))
+            .map_err(|e| e.or_offset(start as u64))
     }
 
     #[inline]
@@ -354,7 +357,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         raw.copy_from_slice(bytes);
         visitor
             .visit_f32::<Error>(f32::from_bits(u32::from_le_bytes(raw)))
-            .map_err(|e| e.or_offset(start))
+            .map_err(|e| e.or_offset(start as u64))
     }
 
     #[inline]
@@ -365,7 +368,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         raw.copy_from_slice(bytes);
         visitor
             .visit_f64::<Error>(f64::from_bits(u64::from_le_bytes(raw)))
-            .map_err(|e| e.or_offset(start))
+            .map_err(|e| e.or_offset(start as u64))
     }
 
     #[inline]
@@ -373,17 +376,17 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         let start = self.reader.offset();
         let len = self.reader.read_varint_usize()?;
         if len > 4 {
-            return Err(Error::at(ErrorKind::InvalidChar, start));
+            return Err(Error::at(ErrorKind::InvalidChar, start as u64));
         }
         let bytes = self.reader.read_slice(len)?;
-        let text =
-            std::str::from_utf8(bytes).map_err(|_| Error::at(ErrorKind::InvalidChar, start))?;
+        let text = std::str::from_utf8(bytes)
+            .map_err(|_| Error::at(ErrorKind::InvalidChar, start as u64))?;
         let mut chars = text.chars();
         match (chars.next(), chars.next()) {
             (Some(c), None) => visitor
                 .visit_char::<Error>(c)
-                .map_err(|e| e.or_offset(start)),
-            _ => Err(Error::at(ErrorKind::InvalidChar, start)),
+                .map_err(|e| e.or_offset(start as u64)),
+            _ => Err(Error::at(ErrorKind::InvalidChar, start as u64)),
         }
     }
 
@@ -393,10 +396,10 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         let bytes = self.reader.read_bytes()?;
         let payload = self.reader.offset() - bytes.len();
         let text = std::str::from_utf8(bytes)
-            .map_err(|e| Error::at(ErrorKind::InvalidUtf8, payload + e.valid_up_to()))?;
+            .map_err(|e| Error::at(ErrorKind::InvalidUtf8, (payload + e.valid_up_to()) as u64))?;
         visitor
             .visit_borrowed_str::<Error>(text)
-            .map_err(|e| e.or_offset(start))
+            .map_err(|e| e.or_offset(start as u64))
     }
 
     #[inline]
@@ -412,7 +415,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         visitor
             .visit_borrowed_bytes::<Error>(bytes)
             // A visitor of a plain byte string counts offsets from its first byte.
-            .map_err(|e| e.shifted(payload_base).or_offset(start))
+            .map_err(|e| e.shifted(payload_base as u64).or_offset(start as u64))
     }
 
     #[inline]
@@ -426,11 +429,11 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         match self.reader.read_u8()? {
             0 => visitor
                 .visit_none::<Error>()
-                .map_err(|e| e.or_offset(start)),
+                .map_err(|e| e.or_offset(start as u64)),
             1 => self
                 .nested(|de| visitor.visit_some(de))
-                .map_err(|e| e.or_offset(start)),
-            _ => Err(Error::at(ErrorKind::BadTag, start)),
+                .map_err(|e| e.or_offset(start as u64)),
+            _ => Err(Error::at(ErrorKind::BadTag, start as u64)),
         }
     }
 
@@ -439,7 +442,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         let start = self.reader.offset();
         visitor
             .visit_unit::<Error>()
-            .map_err(|e| e.or_offset(start))
+            .map_err(|e| e.or_offset(start as u64))
     }
 
     #[inline]
@@ -467,10 +470,12 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                 next: 0,
             };
             // The visitor was given absolute offsets: its errors need no shift.
-            return visitor.visit_seq(access).map_err(|e| e.or_offset(start));
+            return visitor
+                .visit_seq(access)
+                .map_err(|e| e.or_offset(start as u64));
         }
         self.nested(|de| visitor.visit_newtype_struct(de))
-            .map_err(|e| e.or_offset(start))
+            .map_err(|e| e.or_offset(start as u64))
     }
 
     #[inline]
@@ -478,14 +483,14 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         let start = self.reader.offset();
         let len = self.reader.read_varint_usize()?;
         self.nested(|de| visitor.visit_seq(SeqAccess { de, left: len }))
-            .map_err(|e| e.or_offset(start))
+            .map_err(|e| e.or_offset(start as u64))
     }
 
     #[inline]
     fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
         let start = self.reader.offset();
         self.nested(|de| visitor.visit_seq(SeqAccess { de, left: len }))
-            .map_err(|e| e.or_offset(start))
+            .map_err(|e| e.or_offset(start as u64))
     }
 
     #[inline]
@@ -503,7 +508,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         let start = self.reader.offset();
         let len = self.reader.read_varint_usize()?;
         self.nested(|de| visitor.visit_map(SeqAccess { de, left: len }))
-            .map_err(|e| e.or_offset(start))
+            .map_err(|e| e.or_offset(start as u64))
     }
 
     #[inline]
@@ -525,7 +530,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     ) -> Result<V::Value> {
         let start = self.reader.offset();
         self.nested(|de| visitor.visit_enum(de))
-            .map_err(|e| e.or_offset(start))
+            .map_err(|e| e.or_offset(start as u64))
     }
 }
 
@@ -539,7 +544,7 @@ impl<'de> de::EnumAccess<'de> for &mut Deserializer<'de> {
         let index = self.reader.read_varint_u32()?;
         let value = seed
             .deserialize(IntoDeserializer::<Error>::into_deserializer(index))
-            .map_err(|e| e.or_offset(start))?;
+            .map_err(|e| e.or_offset(start as u64))?;
         Ok((value, self))
     }
 }

@@ -222,7 +222,7 @@ impl<'de> Reader<'de> {
                 self.pos += 1;
                 Ok(byte)
             }
-            None => Err(Error::at(ErrorKind::UnexpectedEnd, self.offset())),
+            None => Err(Error::at(ErrorKind::UnexpectedEnd, self.offset() as u64)),
         }
     }
 
@@ -233,7 +233,7 @@ impl<'de> Reader<'de> {
     #[inline]
     pub fn read_slice(&mut self, len: usize) -> Result<&'de [u8]> {
         if len > self.remaining() {
-            return Err(Error::at(ErrorKind::UnexpectedEnd, self.offset()));
+            return Err(Error::at(ErrorKind::UnexpectedEnd, self.offset() as u64));
         }
         let slice = &self.bytes[self.pos..self.pos + len];
         self.pos += len;
@@ -250,7 +250,7 @@ impl<'de> Reader<'de> {
         let start = self.offset();
         let len = self.read_varint_usize()?;
         if len > self.remaining() {
-            return Err(Error::at(ErrorKind::LengthPastEnd, start));
+            return Err(Error::at(ErrorKind::LengthPastEnd, start as u64));
         }
         self.read_slice(len)
     }
@@ -299,7 +299,7 @@ impl<'de> Reader<'de> {
     pub fn read_varint_usize(&mut self) -> Result<usize> {
         let start = self.offset();
         let value = self.read_varint_u64()?;
-        usize::try_from(value).map_err(|_| Error::at(ErrorKind::IntegerOverflow, start))
+        usize::try_from(value).map_err(|_| Error::at(ErrorKind::IntegerOverflow, start as u64))
     }
 
     /// Reads a varint `u128` (errors as [`Reader::read_varint_u16`]).
@@ -323,12 +323,12 @@ impl<'de> Reader<'de> {
             value |= u128::from(byte & 0x7f) << (7 * index);
             if byte & 0x80 == 0 {
                 if index == 18 && byte > 0x03 {
-                    return Err(Error::at(ErrorKind::BadVarint, start));
+                    return Err(Error::at(ErrorKind::BadVarint, start as u64));
                 }
                 return Ok(value);
             }
         }
-        Err(Error::at(ErrorKind::BadVarint, start))
+        Err(Error::at(ErrorKind::BadVarint, start as u64))
     }
 
     /// Reads a zigzag varint `i64`.
@@ -362,12 +362,12 @@ impl<'de> Reader<'de> {
             value |= u64::from(byte & 0x7f) << (7 * index);
             if byte & 0x80 == 0 {
                 if index == max_bytes - 1 && byte > last_byte_max {
-                    return Err(Error::at(ErrorKind::BadVarint, start));
+                    return Err(Error::at(ErrorKind::BadVarint, start as u64));
                 }
                 return Ok(value);
             }
         }
-        Err(Error::at(ErrorKind::BadVarint, start))
+        Err(Error::at(ErrorKind::BadVarint, start as u64))
     }
 }
 
@@ -589,7 +589,7 @@ mod tests {
 
         #[test]
         fn errors_carry_kind_and_offset() {
-            let cases: &[(&[u8], ErrorKind, usize)] = &[
+            let cases: &[(&[u8], ErrorKind, u64)] = &[
                 (&[0x02], ErrorKind::BadTag, 0),
                 (&[0x01, 0x02, b'h', 0xff], ErrorKind::InvalidUtf8, 3),
                 (&[0x01, 0x09, b'h'], ErrorKind::LengthPastEnd, 1),

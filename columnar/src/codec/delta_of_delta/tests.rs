@@ -115,7 +115,7 @@ fn via_serde(bytes: &[u8]) -> Result<Vec<i64>> {
     let (wrapped, header) = as_byte_string(bytes);
     crate::wire::from_bytes::<DeltaOfDeltaColumn<i64>>(&wrapped)
         .map(|column| column.data)
-        .map_err(|e| Error::at(e.kind(), e.offset().map_or(usize::MAX, |o| o - header)))
+        .map_err(|e| Error::at(e.kind(), e.offset().map_or(u64::MAX, |o| o - header as u64)))
 }
 
 #[test]
@@ -128,7 +128,7 @@ fn rejects_hostile_inputs() {
         }),
         ("serde", &via_serde),
     ];
-    let table: &[(&str, ErrorKind, usize)] = &[
+    let table: &[(&str, ErrorKind, u64)] = &[
         // shorter than the header: no head, head without value, no trailer
         ("", ErrorKind::UnexpectedEnd, 0),
         ("01", ErrorKind::UnexpectedEnd, 1),
