@@ -612,49 +612,15 @@ impl<'a, W: Write> ser::Serializer for &'a mut Writer<W> {
     }
 }
 
-impl<W: Write> ser::SerializeSeq for Compound<'_, W> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        Compound::end(self)
-    }
-}
-
-impl<W: Write> ser::SerializeTuple for Compound<'_, W> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        Compound::end(self)
-    }
-}
-
-impl<W: Write> ser::SerializeTupleStruct for Compound<'_, W> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        Compound::end(self)
-    }
-}
-
-impl<W: Write> ser::SerializeTupleVariant for Compound<'_, W> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        Compound::end(self)
-    }
-}
+forward_compound!([W: Write] Compound<'_, W>;
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field => element, end;
+);
+forward_compound!([W: Write] Compound<'_, W>;
+    named => field(key, value), end;
+);
 
 impl<W: Write> ser::SerializeMap for Compound<'_, W> {
     type Ok = ();
@@ -667,36 +633,6 @@ impl<W: Write> ser::SerializeMap for Compound<'_, W> {
         value.serialize(&mut *self.ser)?;
         self.ser.set_last_key(self.pending_key);
         Ok(())
-    }
-    fn end(self) -> Result<()> {
-        Compound::end(self)
-    }
-}
-
-impl<W: Write> ser::SerializeStruct for Compound<'_, W> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        self.field(key, value)
-    }
-    fn end(self) -> Result<()> {
-        Compound::end(self)
-    }
-}
-
-impl<W: Write> ser::SerializeStructVariant for Compound<'_, W> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        self.field(key, value)
     }
     fn end(self) -> Result<()> {
         Compound::end(self)

@@ -7,8 +7,9 @@
 
 use serde::de::{self, value::BorrowedStrDeserializer, DeserializeSeed, Visitor};
 
+use super::claims::Claims;
 use super::fraction::FRACTION_TOKEN;
-use super::wire::{utf8, Children, Claims, Cursor, Kind, Layout, Node};
+use super::wire::{utf8, Children, Cursor, Kind, Layout, Node};
 use crate::error::{Error, ErrorKind, Result};
 use crate::limits::{Depth, Nesting};
 
@@ -146,13 +147,25 @@ impl<'de> Deserializer<'de> {
         };
         let result = visitor.visit_seq(&mut seq);
         let read = seq.index;
+        self.end_container(cursor, result, [read, len], ["column", "elements"])
+    }
+
+    /// Ends a container the visitor walked: its error at the container, or an error unless it
+    /// read all `len` items (`counts` is `[read, len]`, `nouns` the container's and the items').
+    fn end_container<T>(
+        &mut self,
+        cursor: Cursor,
+        result: Result<T>,
+        [read, len]: [usize; 2],
+        [container, items]: [&str; 2],
+    ) -> Result<T> {
         let value = result.map_err(|err| self.fail(cursor, err))?;
         if read != len {
             return Err(self.fail(
                 cursor,
                 Error::with_message(
                     ErrorKind::Unsupported,
-                    format_args!("column of {len} elements, {read} read"),
+                    format_args!("{container} of {len} {items}, {read} read"),
                 ),
             ));
         }
@@ -451,18 +464,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                 };
                 let result = visitor.visit_map(&mut map);
                 let read = map.index;
-                let value = result.map_err(|err| self.fail(cursor, err))?;
-                if read != len {
-                    return Err(self.fail(
-                        cursor,
-                        Error::with_message(
-                            ErrorKind::Unsupported,
-                            format_args!("map of {len} entries, {read} read"),
-                        ),
-                    ));
-                }
-                self.depth.leave();
-                Ok(value)
+                self.end_container(cursor, result, [read, len], ["map", "entries"])
             }
             other => Err(self.fail(cursor, mismatch(&other, "a Column of [key, value] Columns"))),
         }
