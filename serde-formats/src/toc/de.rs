@@ -50,30 +50,37 @@ impl<'de> Deserializer<'de> {
     }
 
     fn seq<V: Visitor<'de>>(&mut self, len: u32, visitor: V) -> Result<V::Value> {
-        self.enter()?;
-        let mut access = Access {
-            de: self,
-            remaining: len,
-        };
-        let value = visitor.visit_seq(&mut access)?;
-        let left = access.remaining;
-        self.leave(value, left, "array has more elements than the type takes")
+        self.container(
+            len,
+            |access| visitor.visit_seq(access),
+            "array has more elements than the type takes",
+        )
     }
 
     fn map<V: Visitor<'de>>(&mut self, len: u32, visitor: V) -> Result<V::Value> {
+        self.container(
+            len,
+            |access| visitor.visit_map(access),
+            "map has more entries than the type takes",
+        )
+    }
+
+    /// Reads a container of `len` items through `visit`: an error unless the visitor took
+    /// every item (`excess` says what is wrong then).
+    #[inline]
+    fn container<T>(
+        &mut self,
+        len: u32,
+        visit: impl FnOnce(&mut Access<'_, 'de>) -> Result<T>,
+        excess: &str,
+    ) -> Result<T> {
         self.enter()?;
         let mut access = Access {
             de: self,
             remaining: len,
         };
-        let value = visitor.visit_map(&mut access)?;
+        let value = visit(&mut access)?;
         let left = access.remaining;
-        self.leave(value, left, "map has more entries than the type takes")
-    }
-
-    /// Closes a container the visitor read: an error unless it took every item (`left` is how
-    /// many it did not, `excess` says what is wrong then).
-    fn leave<T>(&mut self, value: T, left: u32, excess: &str) -> Result<T> {
         self.depth.leave();
         if left > 0 {
             return Err(self.cur.error_msg(ErrorKind::TrailingBytes, excess));
