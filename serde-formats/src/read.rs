@@ -9,24 +9,52 @@
 use crate::error::{Error, ErrorKind, Position, Result};
 use crate::varint;
 
+/// Where a cursor's slice starts in the whole input: `u64` for a piece of a larger input, `()`
+/// (zero, and no bytes in the cursor) for a cursor over the whole input, so that hot decoders
+/// keep a three-word cursor in registers.
+pub(crate) trait Base: Copy {
+    /// The absolute offset of the slice's first byte.
+    fn get(self) -> u64;
+}
+
+impl Base for () {
+    #[inline]
+    fn get(self) -> u64 {
+        0
+    }
+}
+
+impl Base for u64 {
+    #[inline]
+    fn get(self) -> u64 {
+        self
+    }
+}
+
 /// A read position in a byte slice. Reads never go past the end: each checks the bytes left
 /// first and is an error at the current offset otherwise.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Cursor<'a> {
+pub(crate) struct Cursor<'a, B = u64> {
     buf: &'a [u8],
     /// Within `buf`; never past its end.
     pos: usize,
     /// The absolute offset of `buf[0]`, for errors.
-    base: u64,
+    base: B,
 }
 
-impl<'a> Cursor<'a> {
+impl<'a> Cursor<'a, ()> {
     /// A cursor at the start of `buf`, which is the whole input.
     #[inline]
     pub(crate) fn new(buf: &'a [u8]) -> Self {
-        Cursor::at(buf, 0, 0)
+        Cursor {
+            buf,
+            pos: 0,
+            base: (),
+        }
     }
+}
 
+impl<'a> Cursor<'a, u64> {
     /// A cursor at `pos` within `buf`, whose first byte is at absolute offset `base`.
     #[inline]
     pub(crate) fn at(buf: &'a [u8], pos: usize, base: u64) -> Self {
@@ -36,7 +64,9 @@ impl<'a> Cursor<'a> {
             base,
         }
     }
+}
 
+impl<'a, B: Base> Cursor<'a, B> {
     /// The position of the next unread byte within the slice.
     #[inline]
     pub(crate) fn pos(&self) -> usize {
@@ -52,7 +82,7 @@ impl<'a> Cursor<'a> {
     /// The absolute offset of the next unread byte.
     #[inline]
     pub(crate) fn offset(&self) -> u64 {
-        self.base + self.pos as u64
+        self.base.get() + self.pos as u64
     }
 
     /// The whole slice, read or not.

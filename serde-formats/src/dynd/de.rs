@@ -27,7 +27,7 @@ use crate::{Error, ErrorKind, Position, Result};
 /// de.end().unwrap();
 /// ```
 pub struct Deserializer<'de> {
-    reader: Cursor<'de>,
+    reader: Cursor<'de, ()>,
     depth: Depth,
     /// Elements that took no bytes (of `Vec<()>` and the like) still allowed; bounds the work a
     /// count read from the input can cause without bytes to back it.

@@ -179,7 +179,7 @@ mod tests {
             (&[0xc3], Head::Bool(true)),
         ];
         for (bytes, head) in cases {
-            let mut cur = Cursor::new(bytes);
+            let mut cur = Cursor::at(bytes, 0, 0);
             assert_eq!(cur.head().unwrap(), *head, "{bytes:02x?}");
             assert!(cur.is_empty());
         }
@@ -198,7 +198,7 @@ mod tests {
         let bytes = [
             0x82, 0xa1, b'a', 0x92, 0x01, 0xa2, b'x', b'y', 0xa1, b'b', 0xc0, 0x07,
         ];
-        let mut cur = Cursor::new(&bytes);
+        let mut cur = Cursor::at(&bytes, 0, 0);
         cur.skip_value().unwrap();
         assert_eq!(cur.pos(), 11);
     }
@@ -209,14 +209,17 @@ mod tests {
             0x82, 0xa1, b'a', 0x92, 0x01, 0xa2, b'x', b'y', 0xa1, b'b', 0xc0,
         ];
         for len in 0..bytes.len() {
-            assert!(Cursor::new(&bytes[..len]).skip_value().is_err(), "{len}");
+            assert!(
+                Cursor::at(&bytes[..len], 0, 0).skip_value().is_err(),
+                "{len}"
+            );
         }
         // array32 of 4 billion items with one present
         let huge = [0xdd, 0xff, 0xff, 0xff, 0xff, 0x01];
-        let err = Cursor::new(&huge).skip_value().unwrap_err();
+        let err = Cursor::at(&huge, 0, 0).skip_value().unwrap_err();
         assert_eq!(err.kind(), ErrorKind::UnexpectedEnd);
         let long_str = [0xdb, 0xff, 0xff, 0xff, 0xff, b'a'];
-        let err = Cursor::new(&long_str).skip_value().unwrap_err();
+        let err = Cursor::at(&long_str, 0, 0).skip_value().unwrap_err();
         assert_eq!(err.kind(), ErrorKind::LengthPastEnd);
     }
 }
