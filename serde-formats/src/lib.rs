@@ -70,16 +70,32 @@
 //! # Ok::<(), serde_formats::Error>(())
 //! ```
 #![deny(missing_docs)]
+// The shared modules (limits, read, varint, ser_macros) serve all four formats; each format
+// alone uses part of them. Dead code is checked when all four are built.
+#![cfg_attr(
+    not(all(
+        feature = "typed-column",
+        feature = "dynd",
+        feature = "toc",
+        feature = "vector"
+    )),
+    allow(dead_code, unused_macros)
+)]
+
+#[macro_use]
+mod ser_macros;
 
 #[cfg(feature = "dynd")]
 pub mod dynd;
 pub mod error;
 mod limits;
 pub mod output;
+mod read;
 #[cfg(feature = "toc")]
 pub mod toc;
 #[cfg(feature = "typed-column")]
 pub mod typed_column;
+mod varint;
 #[cfg(feature = "vector")]
 pub mod vector;
 

@@ -5,17 +5,6 @@
 //! input is checked against the bytes left before anything is reserved); only nesting needs a
 //! counter, because a deep value costs stack, not bytes.
 
-// Each format uses part of this; dead code is checked when all four are built.
-#![cfg_attr(
-    not(all(
-        feature = "typed-column",
-        feature = "dynd",
-        feature = "toc",
-        feature = "vector"
-    )),
-    allow(dead_code)
-)]
-
 use crate::error::{Error, ErrorKind, Result};
 
 /// How deeply values may nest, unless a format's `with_depth_limit` or `Config` says
@@ -93,6 +82,18 @@ impl Depth {
         debug_assert!(self.left < self.limit, "Depth::leave without enter");
         self.left = (self.left + 1).min(self.limit);
     }
+}
+
+/// Asserts that `err` is the depth-limit error naming `limit` (the formats' limit tests).
+#[cfg(test)]
+#[track_caller]
+pub(crate) fn assert_names_the_limit(err: &Error, limit: usize) {
+    assert_eq!(err.kind(), ErrorKind::DepthLimitExceeded, "{err}");
+    assert!(
+        err.to_string()
+            .contains(&format!("deeper than the depth limit {limit}")),
+        "{err}"
+    );
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
-//! Writing an output file at a path the way `cp` and editors do: atomically over regular files,
-//! in place into devices and pipes. [`toc::write_file`](crate::toc::write_file) and the `sfmt`
+//! Where the crate's output goes: the one byte sink [`Output`] serializers write into, and
+//! [`OutputFile`], writing a file at a path the way `cp` and editors do: atomically over regular
+//! files, in place into devices and pipes. [`toc::write_file`](crate::toc::write_file) and the `sfmt`
 //! tool both write through [`OutputFile`].
 //!
 //! What [`OutputFile::create`] does with the path it is given:
@@ -19,10 +20,16 @@
 //! device or pipe are gone once written, so there an error leaves what was written so far.
 //! A regular file with several hard links is replaced by a new file under this one name, so the
 //! other names keep the old contents (as with editors that write a new file and rename it).
+//!
+//! [`Output`] (in `sink.rs`) is implemented for `Vec<u8>` and for [`IoWriter`] over any
+//! `io::Write`.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+
+mod sink;
+pub use sink::{IoWriter, Output};
 
 /// Symbolic links followed before giving up, as Linux does (`ELOOP`).
 const MAX_LINKS: usize = 40;

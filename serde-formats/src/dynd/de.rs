@@ -5,10 +5,10 @@ use std::any::type_name;
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 
 use super::option::{OptionKind, Sentinel};
-use super::read::SliceReader;
 use super::ser::{is_nan, sentinel_bytes};
 use super::{zero_sized_exceeded, DEFAULT_DEPTH_LIMIT, DEFAULT_ZERO_SIZED_LIMIT};
 use crate::limits::{Depth, Nesting};
+use crate::read::Cursor;
 use crate::{Error, ErrorKind, Position, Result};
 
 /// A serde deserializer reading canonical DyND bytes from a slice, borrowing strings and bytes
@@ -27,7 +27,7 @@ use crate::{Error, ErrorKind, Position, Result};
 /// de.end().unwrap();
 /// ```
 pub struct Deserializer<'de> {
-    reader: SliceReader<'de>,
+    reader: Cursor<'de, ()>,
     depth: Depth,
     /// Elements that took no bytes (of `Vec<()>` and the like) still allowed; bounds the work a
     /// count read from the input can cause without bytes to back it.
@@ -40,7 +40,7 @@ impl<'de> Deserializer<'de> {
     /// A deserializer over `input` with the default depth limit of 128.
     pub fn from_bytes(input: &'de [u8]) -> Self {
         Deserializer {
-            reader: SliceReader::new(input),
+            reader: Cursor::new(input),
             depth: Depth::new(DEFAULT_DEPTH_LIMIT),
             zero_sized_left: DEFAULT_ZERO_SIZED_LIMIT.max(input.len()),
             zero_sized_limit: DEFAULT_ZERO_SIZED_LIMIT,
@@ -53,7 +53,7 @@ impl<'de> Deserializer<'de> {
     #[must_use]
     pub fn with_zero_sized_limit(mut self, limit: usize) -> Self {
         self.zero_sized_limit = limit;
-        self.zero_sized_left = limit.max(self.reader.offset() + self.reader.remaining().len());
+        self.zero_sized_left = limit.max(self.reader.pos() + self.reader.remaining().len());
         self
     }
 
@@ -66,7 +66,7 @@ impl<'de> Deserializer<'de> {
 
     /// Byte offset of the next unread byte.
     pub fn offset(&self) -> usize {
-        self.reader.offset()
+        self.reader.pos()
     }
 
     /// The bytes not read yet.

@@ -317,24 +317,12 @@ impl<'a> ser::Serializer for &'a mut Infer {
     fn serialize_unit_struct(self, _: &'static str) -> Result<Type> {
         Ok(Type::Void)
     }
-    fn serialize_unit_variant(self, _: &'static str, _: u32, _: &'static str) -> Result<Type> {
-        Err(no_enums())
-    }
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
         _: &'static str,
         value: &T,
     ) -> Result<Type> {
         self.child(value)
-    }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<Type> {
-        Err(no_enums())
     }
     fn serialize_seq(self, _: Option<usize>) -> Result<SeqInfer<'a>> {
         self.enter()?;
@@ -359,15 +347,6 @@ impl<'a> ser::Serializer for &'a mut Infer {
             is_struct: true,
         })
     }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant> {
-        Err(no_enums())
-    }
     fn serialize_map(self, _: Option<usize>) -> Result<MapInfer<'a>> {
         self.enter()?;
         Ok(MapInfer {
@@ -383,15 +362,10 @@ impl<'a> ser::Serializer for &'a mut Infer {
             fields: Vec::new(),
         })
     }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant> {
-        Err(no_enums())
-    }
+    refuse!(no_enums();
+        serialize_unit_variant serialize_newtype_variant
+        serialize_tuple_variant serialize_struct_variant
+    );
 }
 
 struct SeqInfer<'a> {

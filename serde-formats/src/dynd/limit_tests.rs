@@ -9,6 +9,7 @@ use super::{
     from_array_bytes, from_bytes, to_array_bytes, to_bytes, Deserializer, Serializer,
     DEFAULT_DEPTH_LIMIT, DEFAULT_ZERO_SIZED_LIMIT,
 };
+use crate::limits::assert_names_the_limit;
 use crate::ErrorKind;
 
 #[derive(Serialize, Deserialize, Debug, PartialEq)]
@@ -161,15 +162,6 @@ fn nested(depth: usize) -> Node {
     (1..depth).fold(Node(Vec::new()), |inner, _| Node(vec![inner]))
 }
 
-fn assert_names_the_depth_limit(err: &crate::Error, limit: usize) {
-    assert_eq!(err.kind(), ErrorKind::DepthLimitExceeded, "{err}");
-    assert!(
-        err.to_string()
-            .contains(&format!("deeper than the depth limit {limit}")),
-        "{err}"
-    );
-}
-
 #[test]
 fn nesting_exactly_at_the_depth_limit_round_trips() {
     let value = nested(DEFAULT_DEPTH_LIMIT);
@@ -192,13 +184,13 @@ fn nesting_exactly_at_the_depth_limit_round_trips() {
 #[test]
 fn one_level_deeper_is_refused_by_writer_and_reader() {
     let value = nested(DEFAULT_DEPTH_LIMIT + 1);
-    assert_names_the_depth_limit(&to_bytes(&value).unwrap_err(), DEFAULT_DEPTH_LIMIT);
-    assert_names_the_depth_limit(&to_array_bytes(&value).unwrap_err(), DEFAULT_DEPTH_LIMIT);
+    assert_names_the_limit(&to_bytes(&value).unwrap_err(), DEFAULT_DEPTH_LIMIT);
+    assert_names_the_limit(&to_array_bytes(&value).unwrap_err(), DEFAULT_DEPTH_LIMIT);
 
     let mut bytes = vec![0x01; DEFAULT_DEPTH_LIMIT];
     bytes.push(0x00);
     let err = from_bytes::<Node>(&bytes).unwrap_err();
-    assert_names_the_depth_limit(&err, DEFAULT_DEPTH_LIMIT);
+    assert_names_the_limit(&err, DEFAULT_DEPTH_LIMIT);
     assert_eq!(err.offset(), Some(DEFAULT_DEPTH_LIMIT as u64));
 
     // A type string one deeper than the limit does not parse.
@@ -206,7 +198,7 @@ fn one_level_deeper_is_refused_by_writer_and_reader() {
     let mut typed = vec![ty.len() as u8 & 0x7f | 0x80, (ty.len() >> 7) as u8];
     typed.extend_from_slice(ty.as_bytes());
     typed.extend_from_slice(&bytes);
-    assert_names_the_depth_limit(&from_array_bytes(&typed).unwrap_err(), DEFAULT_DEPTH_LIMIT);
+    assert_names_the_limit(&from_array_bytes(&typed).unwrap_err(), DEFAULT_DEPTH_LIMIT);
 }
 
 #[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
@@ -237,8 +229,8 @@ fn writer_and_reader_count_every_kind_of_level_alike() {
             let read = Tree::deserialize(&mut de);
             assert_eq!(written.is_ok(), read.is_ok(), "{value:?} at limit {limit}");
             if let (Err(w), Err(r)) = (written, read) {
-                assert_names_the_depth_limit(&w, limit);
-                assert_names_the_depth_limit(&r, limit);
+                assert_names_the_limit(&w, limit);
+                assert_names_the_limit(&r, limit);
             }
         }
     }

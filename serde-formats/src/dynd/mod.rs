@@ -163,15 +163,14 @@ mod infer;
 #[cfg(test)]
 mod limit_tests;
 mod option;
-mod read;
 mod ser;
 mod ser_compound;
 mod value;
-mod varint;
 mod write;
 
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
+pub use crate::output::{IoWriter, Output};
 pub use array::Array;
 pub use datashape::Type;
 pub use de::Deserializer;
@@ -179,7 +178,6 @@ pub use infer::infer_type;
 pub use ser::Serializer;
 pub use ser_compound::{Compound, MapCompound, SeqCompound};
 pub use value::Value;
-pub use write::{IoWriter, Output};
 
 use crate::Result;
 

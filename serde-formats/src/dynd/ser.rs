@@ -6,10 +6,10 @@ use serde::ser::{self, Serialize};
 
 use super::option::{OptionKind, Sentinel};
 use super::ser_compound::{Compound, MapCompound, SeqCompound};
-use super::varint;
-use super::write::Output;
 use super::{zero_sized_exceeded, DEFAULT_DEPTH_LIMIT, DEFAULT_ZERO_SIZED_LIMIT};
 use crate::limits::{Depth, Nesting};
+use crate::output::Output;
+use crate::varint;
 use crate::{Error, ErrorKind, Result};
 
 /// A serde serializer producing canonical DyND bytes into an [`Output`].
@@ -275,6 +275,43 @@ impl Output for FixedBuf {
     }
 }
 
+/// Serializer methods writing an integer's little-endian bytes.
+macro_rules! put_le_bytes {
+    ($($method:ident($ty:ty)),* $(,)?) => {$(
+        #[inline]
+        fn $method(self, v: $ty) -> Result<()> {
+            self.put(&v.to_le_bytes())
+        }
+    )*};
+}
+
+impl<O: Output> Serializer<O> {
+    /// Opens the fields of a tuple struct or struct: one level.
+    #[inline]
+    fn fields(&mut self) -> Result<Compound<'_, O>> {
+        self.enter()?;
+        Ok(Compound {
+            ser: self,
+            levels: 1,
+        })
+    }
+
+    /// Writes a variant's index and opens its fields: the enum, then its fields, two levels,
+    /// as the deserializer counts them.
+    fn variant_fields(&mut self, variant_index: u32) -> Result<Compound<'_, O>> {
+        self.enter()?;
+        if let Err(err) = self.enter() {
+            self.leave();
+            return Err(err);
+        }
+        self.put_varint(u64::from(variant_index))?;
+        Ok(Compound {
+            ser: self,
+            levels: 2,
+        })
+    }
+}
+
 impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     type Ok = ();
     type Error = Error;
@@ -294,45 +331,20 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     fn serialize_bool(self, v: bool) -> Result<()> {
         self.put(&[u8::from(v)])
     }
-    #[inline]
-    fn serialize_i8(self, v: i8) -> Result<()> {
-        self.put(&v.to_le_bytes())
-    }
-    #[inline]
-    fn serialize_i16(self, v: i16) -> Result<()> {
-        self.put(&v.to_le_bytes())
-    }
-    #[inline]
-    fn serialize_i32(self, v: i32) -> Result<()> {
-        self.put(&v.to_le_bytes())
-    }
-    #[inline]
-    fn serialize_i64(self, v: i64) -> Result<()> {
-        self.put(&v.to_le_bytes())
-    }
-    #[inline]
-    fn serialize_i128(self, v: i128) -> Result<()> {
-        self.put(&v.to_le_bytes())
-    }
+    put_le_bytes!(
+        serialize_i8(i8),
+        serialize_i16(i16),
+        serialize_i32(i32),
+        serialize_i64(i64),
+        serialize_i128(i128),
+        serialize_u16(u16),
+        serialize_u32(u32),
+        serialize_u64(u64),
+        serialize_u128(u128),
+    );
     #[inline]
     fn serialize_u8(self, v: u8) -> Result<()> {
         self.put(&[v])
-    }
-    #[inline]
-    fn serialize_u16(self, v: u16) -> Result<()> {
-        self.put(&v.to_le_bytes())
-    }
-    #[inline]
-    fn serialize_u32(self, v: u32) -> Result<()> {
-        self.put(&v.to_le_bytes())
-    }
-    #[inline]
-    fn serialize_u64(self, v: u64) -> Result<()> {
-        self.put(&v.to_le_bytes())
-    }
-    #[inline]
-    fn serialize_u128(self, v: u128) -> Result<()> {
-        self.put(&v.to_le_bytes())
     }
     #[inline]
     fn serialize_f32(self, v: f32) -> Result<()> {
@@ -464,11 +476,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     }
     #[inline]
     fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a, O>> {
-        self.enter()?;
-        Ok(Compound {
-            ser: self,
-            levels: 1,
-        })
+        self.fields()
     }
     fn serialize_tuple_variant(
         self,
@@ -477,17 +485,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
         _variant: &'static str,
         _len: usize,
     ) -> Result<Compound<'a, O>> {
-        // The enum, then its fields: two levels, as the deserializer counts them.
-        self.enter()?;
-        if let Err(err) = self.enter() {
-            self.leave();
-            return Err(err);
-        }
-        self.put_varint(u64::from(variant_index))?;
-        Ok(Compound {
-            ser: self,
-            levels: 2,
-        })
+        self.variant_fields(variant_index)
     }
     #[inline]
     fn serialize_map(self, _len: Option<usize>) -> Result<MapCompound<'a, O>> {
@@ -501,11 +499,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     }
     #[inline]
     fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a, O>> {
-        self.enter()?;
-        Ok(Compound {
-            ser: self,
-            levels: 1,
-        })
+        self.fields()
     }
     fn serialize_struct_variant(
         self,
@@ -514,17 +508,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
         _variant: &'static str,
         _len: usize,
     ) -> Result<Compound<'a, O>> {
-        // The enum, then its fields: two levels, as the deserializer counts them.
-        self.enter()?;
-        if let Err(err) = self.enter() {
-            self.leave();
-            return Err(err);
-        }
-        self.put_varint(u64::from(variant_index))?;
-        Ok(Compound {
-            ser: self,
-            levels: 2,
-        })
+        self.variant_fields(variant_index)
     }
 }
 

@@ -4,7 +4,7 @@
 use serde::ser::{self, Serialize};
 
 use super::ser::Serializer;
-use super::write::Output;
+use crate::output::Output;
 use crate::{Error, ErrorKind, Result};
 
 /// Tuples, structs and enum variants: fields packed in order, nothing around them.
@@ -29,61 +29,14 @@ impl<O: Output> Compound<'_, O> {
     }
 }
 
-macro_rules! packed_compound {
-    ($($trait:ident :: $method:ident),*) => {$(
-        impl<O: Output> ser::$trait for Compound<'_, O> {
-            type Ok = ();
-            type Error = Error;
-            #[inline]
-            fn $method<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-                self.field(value)
-            }
-            #[inline]
-            fn end(self) -> Result<()> {
-                self.finish()
-            }
-        }
-    )*};
-}
-packed_compound!(
+forward_compound!([O: Output] Compound<'_, O>;
     SerializeTuple::serialize_element,
     SerializeTupleStruct::serialize_field,
-    SerializeTupleVariant::serialize_field
+    SerializeTupleVariant::serialize_field => field, finish;
 );
-
-impl<O: Output> ser::SerializeStruct for Compound<'_, O> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_field<T: ?Sized + Serialize>(
-        &mut self,
-        _key: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        self.field(value)
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-impl<O: Output> ser::SerializeStructVariant for Compound<'_, O> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_field<T: ?Sized + Serialize>(
-        &mut self,
-        _key: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        self.field(value)
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
+forward_compound!([O: Output] Compound<'_, O>;
+    named => field(value), finish;
+);
 
 /// `var * T`: the count, then the elements. Encoded aside when serde does not tell the count.
 pub struct SeqCompound<'a, O> {

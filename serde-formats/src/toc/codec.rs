@@ -146,8 +146,12 @@ impl<'a> Cur<'a> {
         each!(self, c => c.offset())
     }
 
+    /// How many bytes are left.
     pub(crate) fn remaining(&self) -> usize {
-        each!(self, c => c.remaining())
+        match self {
+            Cur::Mp(c) => c.remaining().len(),
+            Cur::Cb(c) => c.remaining(),
+        }
     }
 
     pub(crate) fn is_empty(&self) -> bool {
@@ -158,8 +162,12 @@ impl<'a> Cur<'a> {
         each!(self, c => c.slice())
     }
 
+    /// Takes the `n` bytes of a body whose length came from the input.
     pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8]> {
-        each!(self, c => c.take(n))
+        match self {
+            Cur::Mp(c) => c.take_body(n),
+            Cur::Cb(c) => c.take(n),
+        }
     }
 
     pub(crate) fn skip_value(&mut self) -> Result<()> {

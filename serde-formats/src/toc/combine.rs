@@ -5,11 +5,13 @@
 //! `{"t": {name: start, ...}}`, each start relative to the combined file's data start. A combined
 //! file can itself be combined, to any depth.
 
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{Read, Seek, Write};
 
 use crate::error::{Error, ErrorKind, Result};
 
-use super::layout::{write_array_len, write_map_len, write_uint, Header, DATA_START};
+use super::layout::{
+    begin_file, finish_file, write_array_len, write_map_len, write_uint, Header, DATA_START,
+};
 use super::Config;
 
 enum Entries {
@@ -57,8 +59,7 @@ impl<W: Write + Seek> Combiner<W> {
     ///
     /// [`ErrorKind::Io`].
     pub fn with_config(mut out: W, config: &Config) -> Result<Self> {
-        let base = out.stream_position()?;
-        out.write_all(&[0u8; DATA_START])?;
+        let base = begin_file(&mut out)?;
         Ok(Combiner {
             out,
             base,
@@ -156,16 +157,7 @@ impl<W: Write + Seek> Combiner<W> {
                 }
             }
         }
-        self.out.write_all(&toc)?;
-        let header = Header {
-            toc_start: self.pos,
-            toc_len: toc.len() as u64,
-        };
-        let end = self.base + DATA_START as u64 + self.pos + toc.len() as u64;
-        self.out.seek(SeekFrom::Start(self.base))?;
-        self.out.write_all(&header.encode(&self.config.magic))?;
-        self.out.seek(SeekFrom::Start(end))?;
-        self.out.flush()?;
+        finish_file(&mut self.out, self.base, self.pos, &toc, &self.config.magic)?;
         Ok(self.out)
     }
 }

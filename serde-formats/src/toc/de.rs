@@ -14,7 +14,7 @@ pub(crate) fn from_slice<'de, T: de::Deserialize<'de>>(
     depth_limit: usize,
 ) -> Result<T> {
     let mut de = Deserializer {
-        cur: Cursor::new(bytes, base),
+        cur: Cursor::at(bytes, 0, base),
         depth: Depth::new(depth_limit),
     };
     let value = T::deserialize(&mut de).map_err(|e| de.locate(e))?;
@@ -44,43 +44,46 @@ impl<'de> Deserializer<'de> {
 
     fn str_body(&mut self, len: u32) -> Result<&'de str> {
         let at = self.cur.offset();
-        let bytes = self.cur.take(len as usize)?;
+        let bytes = self.cur.take_body(len as usize)?;
         std::str::from_utf8(bytes)
             .map_err(|e| Error::at(ErrorKind::InvalidUtf8, at + e.valid_up_to() as u64))
     }
 
     fn seq<V: Visitor<'de>>(&mut self, len: u32, visitor: V) -> Result<V::Value> {
-        self.enter()?;
-        let mut access = Access {
-            de: self,
-            remaining: len,
-        };
-        let value = visitor.visit_seq(&mut access)?;
-        let left = access.remaining;
-        self.depth.leave();
-        if left > 0 {
-            return Err(self.cur.error_msg(
-                ErrorKind::TrailingBytes,
-                "array has more elements than the type takes",
-            ));
-        }
-        Ok(value)
+        self.container(
+            len,
+            |access| visitor.visit_seq(access),
+            "array has more elements than the type takes",
+        )
     }
 
     fn map<V: Visitor<'de>>(&mut self, len: u32, visitor: V) -> Result<V::Value> {
+        self.container(
+            len,
+            |access| visitor.visit_map(access),
+            "map has more entries than the type takes",
+        )
+    }
+
+    /// Reads a container of `len` items through `visit`: an error unless the visitor took
+    /// every item (`excess` says what is wrong then).
+    #[inline]
+    fn container<T>(
+        &mut self,
+        len: u32,
+        visit: impl FnOnce(&mut Access<'_, 'de>) -> Result<T>,
+        excess: &str,
+    ) -> Result<T> {
         self.enter()?;
         let mut access = Access {
             de: self,
             remaining: len,
         };
-        let value = visitor.visit_map(&mut access)?;
+        let value = visit(&mut access)?;
         let left = access.remaining;
         self.depth.leave();
         if left > 0 {
-            return Err(self.cur.error_msg(
-                ErrorKind::TrailingBytes,
-                "map has more entries than the type takes",
-            ));
+            return Err(self.cur.error_msg(ErrorKind::TrailingBytes, excess));
         }
         Ok(value)
     }
@@ -99,13 +102,13 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             Head::F32(v) => visitor.visit_f32(v),
             Head::F64(v) => visitor.visit_f64(v),
             Head::Str(len) => visitor.visit_borrowed_str(self.str_body(len)?),
-            Head::Bin(len) => visitor.visit_borrowed_bytes(self.cur.take(len as usize)?),
+            Head::Bin(len) => visitor.visit_borrowed_bytes(self.cur.take_body(len as usize)?),
             Head::Array(len) => self.seq(len, visitor),
             Head::Map(len) => self.map(len, visitor),
             // rmp-serde's convention: a newtype struct around `(type, data)`; `Value` takes it,
             // types that do not take a newtype struct report it.
             Head::Ext(tag, len) => {
-                let data = self.cur.take(len as usize)?;
+                let data = self.cur.take_body(len as usize)?;
                 visitor
                     .visit_newtype_struct(ExtDeserializer { tag, data, next: 0 })
                     .map_err(|e| e.or_position(crate::Position::Byte(at)))
@@ -139,13 +142,19 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         let marker = self.cur.peek()?;
         match marker {
             // A bare string names a unit variant.
-            0xa0..=0xbf | 0xd9..=0xdb => visitor.visit_enum(UnitVariant { de: self }),
+            0xa0..=0xbf | 0xd9..=0xdb => visitor.visit_enum(Variant {
+                de: self,
+                tagged: false,
+            }),
             _ => {
                 let start = self.cur.pos();
                 match self.cur.head()? {
                     Head::Map(1) => {
                         self.enter()?;
-                        let value = visitor.visit_enum(TaggedVariant { de: &mut *self })?;
+                        let value = visitor.visit_enum(Variant {
+                            de: &mut *self,
+                            tagged: true,
+                        })?;
                         self.depth.leave();
                         Ok(value)
                     }
@@ -238,7 +247,7 @@ impl<'de> de::SeqAccess<'de> for Access<'_, 'de> {
 
     fn size_hint(&self) -> Option<usize> {
         // Never trust a count read from the input for preallocation: each element needs a byte.
-        Some((self.remaining as usize).min(self.de.cur.remaining()))
+        Some((self.remaining as usize).min(self.de.cur.remaining().len()))
     }
 }
 
@@ -258,16 +267,25 @@ impl<'de> de::MapAccess<'de> for Access<'_, 'de> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some((self.remaining as usize).min(self.de.cur.remaining() / 2))
+        Some((self.remaining as usize).min(self.de.cur.remaining().len() / 2))
     }
 }
 
-/// `"Variant"`.
-struct UnitVariant<'a, 'de> {
+/// An enum: `"Variant"` (a unit variant, `tagged` false) or `{"Variant": payload}`.
+struct Variant<'a, 'de> {
     de: &'a mut Deserializer<'de>,
+    tagged: bool,
 }
 
-impl<'de> de::EnumAccess<'de> for UnitVariant<'_, 'de> {
+impl Variant<'_, '_> {
+    /// The error for a unit variant where `expected` was wanted.
+    #[cold]
+    fn no_payload(&self, expected: &str) -> Error {
+        self.de.cur.error_msg(ErrorKind::Unsupported, expected)
+    }
+}
+
+impl<'de> de::EnumAccess<'de> for Variant<'_, 'de> {
     type Error = Error;
     type Variant = Self;
 
@@ -277,66 +295,28 @@ impl<'de> de::EnumAccess<'de> for UnitVariant<'_, 'de> {
     }
 }
 
-impl<'de> de::VariantAccess<'de> for UnitVariant<'_, 'de> {
+impl<'de> de::VariantAccess<'de> for Variant<'_, 'de> {
     type Error = Error;
 
     fn unit_variant(self) -> Result<()> {
-        Ok(())
-    }
-
-    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, _seed: T) -> Result<T::Value> {
-        Err(self
-            .de
-            .cur
-            .error_msg(ErrorKind::Unsupported, "expected a variant with data"))
-    }
-
-    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, _visitor: V) -> Result<V::Value> {
-        Err(self
-            .de
-            .cur
-            .error_msg(ErrorKind::Unsupported, "expected a tuple variant"))
-    }
-
-    fn struct_variant<V: Visitor<'de>>(
-        self,
-        _fields: &'static [&'static str],
-        _visitor: V,
-    ) -> Result<V::Value> {
-        Err(self
-            .de
-            .cur
-            .error_msg(ErrorKind::Unsupported, "expected a struct variant"))
-    }
-}
-
-/// `{"Variant": payload}`.
-struct TaggedVariant<'a, 'de> {
-    de: &'a mut Deserializer<'de>,
-}
-
-impl<'de> de::EnumAccess<'de> for TaggedVariant<'_, 'de> {
-    type Error = Error;
-    type Variant = Self;
-
-    fn variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<(T::Value, Self)> {
-        let variant = seed.deserialize(&mut *self.de)?;
-        Ok((variant, self))
-    }
-}
-
-impl<'de> de::VariantAccess<'de> for TaggedVariant<'_, 'de> {
-    type Error = Error;
-
-    fn unit_variant(self) -> Result<()> {
-        de::Deserialize::deserialize(&mut *self.de)
+        if self.tagged {
+            de::Deserialize::deserialize(&mut *self.de)
+        } else {
+            Ok(())
+        }
     }
 
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
+        if !self.tagged {
+            return Err(self.no_payload("expected a variant with data"));
+        }
         seed.deserialize(&mut *self.de)
     }
 
     fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        if !self.tagged {
+            return Err(self.no_payload("expected a tuple variant"));
+        }
         de::Deserializer::deserialize_seq(&mut *self.de, visitor)
     }
 
@@ -345,6 +325,9 @@ impl<'de> de::VariantAccess<'de> for TaggedVariant<'_, 'de> {
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
+        if !self.tagged {
+            return Err(self.no_payload("expected a struct variant"));
+        }
         de::Deserializer::deserialize_map(&mut *self.de, visitor)
     }
 }

@@ -36,14 +36,6 @@ struct Capture {
     data: Option<Vec<u8>>,
 }
 
-macro_rules! refuse {
-    ($($method:ident($($arg:ty),*);)*) => {
-        $(fn $method(self, $(_: $arg),*) -> Result<()> {
-            Err(not_ext())
-        })*
-    };
-}
-
 impl ser::Serializer for &mut Capture {
     type Ok = ();
     type Error = Error;
@@ -81,74 +73,15 @@ impl ser::Serializer for &mut Capture {
         }
     }
 
-    refuse! {
-        serialize_bool(bool);
-        serialize_i16(i16);
-        serialize_i32(i32);
-        serialize_i64(i64);
-        serialize_u8(u8);
-        serialize_u16(u16);
-        serialize_u32(u32);
-        serialize_u64(u64);
-        serialize_f32(f32);
-        serialize_f64(f64);
-        serialize_char(char);
-        serialize_str(&str);
-        serialize_none();
-        serialize_unit();
-        serialize_unit_struct(&'static str);
-        serialize_unit_variant(&'static str, u32, &'static str);
-    }
-
-    fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<()> {
-        Err(not_ext())
-    }
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(self, _: &'static str, _: &T) -> Result<()> {
-        Err(not_ext())
-    }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<()> {
-        Err(not_ext())
-    }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
-        Err(not_ext())
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct> {
-        Err(not_ext())
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant> {
-        Err(not_ext())
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
-        Err(not_ext())
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
-        Err(not_ext())
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant> {
-        Err(not_ext())
-    }
+    refuse!(not_ext();
+        serialize_bool serialize_i16 serialize_i32 serialize_i64
+        serialize_u8 serialize_u16 serialize_u32 serialize_u64
+        serialize_f32 serialize_f64 serialize_char serialize_str
+        serialize_none serialize_some serialize_unit serialize_unit_struct
+        serialize_unit_variant serialize_newtype_struct serialize_newtype_variant
+        serialize_seq serialize_tuple_struct serialize_tuple_variant
+        serialize_map serialize_struct serialize_struct_variant
+    );
 }
 
 impl ser::SerializeTuple for &mut Capture {

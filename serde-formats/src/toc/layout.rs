@@ -1,4 +1,8 @@
-//! The file layout: magic, header fields, and the table-of-contents tree the writer builds.
+//! The file layout: magic, header fields, the framing every writer of a file shares
+//! ([`begin_file`], [`finish_file`]: header placeholder, data, TOC, header), and the
+//! table-of-contents tree the writer builds.
+
+use std::io::{Seek, SeekFrom, Write};
 
 use crate::error::{Error, ErrorKind, Result};
 
@@ -109,6 +113,40 @@ impl Header {
         out[MAGIC_LEN + HEADER_FIELD_LEN..].copy_from_slice(&encode_header_field(self.toc_len));
         out
     }
+}
+
+/// Starts a file at `out`'s position: a zero header where the real one will go (no reader
+/// accepts it, so a file left unfinished is refused). Returns where the file starts; the data
+/// follows.
+pub(crate) fn begin_file<W: Write + Seek>(out: &mut W) -> Result<u64> {
+    let base = out.stream_position()?;
+    out.write_all(&[0u8; DATA_START])?;
+    Ok(base)
+}
+
+/// Ends the file [`begin_file`] started at `base`, once its `data_len` bytes of data are
+/// written: the `toc` after the data, the header (`toc_start` = `data_len`) with `magic` at
+/// `base`, then `out` left at the end of the file, flushed. The TOC writer, the in-memory
+/// writer and the [`Combiner`](super::Combiner) all frame their files here.
+pub(crate) fn finish_file<W: Write + Seek>(
+    out: &mut W,
+    base: u64,
+    data_len: u64,
+    toc: &[u8],
+    magic: &[u8; MAGIC_LEN],
+) -> Result<()> {
+    out.write_all(toc)?;
+    let header = Header {
+        toc_start: data_len,
+        toc_len: toc.len() as u64,
+    };
+    out.seek(SeekFrom::Start(base))?;
+    out.write_all(&header.encode(magic))?;
+    out.seek(SeekFrom::Start(
+        base + DATA_START as u64 + data_len + toc.len() as u64,
+    ))?;
+    out.flush()?;
+    Ok(())
 }
 
 /// A TOC node as the writer builds it. Positions are relative to the data start.

@@ -3,20 +3,11 @@
 //! by the writer and, written by a writer with a higher limit, by the reader, naming the limit.
 
 use super::{from_bytes, to_bytes, to_bytes_with, Config, Reader, Value, DEFAULT_DEPTH_LIMIT};
-use crate::ErrorKind;
+use crate::limits::assert_names_the_limit;
 
 /// `depth` arrays, one inside the other, the innermost holding `nil`.
 fn nested(depth: usize) -> Value {
     (0..depth).fold(Value::Nil, |inner, _| Value::Array(vec![inner]))
-}
-
-fn assert_names_the_limit(err: &crate::Error, limit: usize) {
-    assert_eq!(err.kind(), ErrorKind::DepthLimitExceeded, "{err}");
-    assert!(
-        err.to_string()
-            .contains(&format!("deeper than the depth limit {limit}")),
-        "{err}"
-    );
 }
 
 /// Every container indexed, so that the TOC is as deep as the value allows.

@@ -154,7 +154,7 @@ mod source;
 mod tests;
 mod value;
 
-use std::io::{Seek, SeekFrom, Write};
+use std::io::{self, Seek, SeekFrom, Write};
 
 use serde::{de::DeserializeOwned, Serialize};
 
@@ -290,15 +290,13 @@ pub fn to_bytes<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
 /// As [`to_bytes`].
 pub fn to_bytes_with<T: ?Sized + Serialize>(value: &T, config: &Config) -> Result<Vec<u8>> {
     let mut buffer = Vec::with_capacity(4096);
-    buffer.extend_from_slice(&[0u8; DATA_START]);
+    let base = layout::begin_file(&mut io::Cursor::new(&mut buffer))?;
     let (toc, data_len, mut buffer) = serialize(buffer, value, config)?;
-    let toc_start = buffer.len();
-    toc.encode(&mut buffer);
-    let header = Header {
-        toc_start: data_len,
-        toc_len: (buffer.len() - toc_start) as u64,
-    };
-    buffer[..DATA_START].copy_from_slice(&header.encode(&config.magic));
+    let mut toc_bytes = Vec::new();
+    toc.encode(&mut toc_bytes);
+    let mut file = io::Cursor::new(&mut buffer);
+    file.seek(SeekFrom::End(0))?;
+    layout::finish_file(&mut file, base, data_len, &toc_bytes, &config.magic)?;
     Ok(buffer)
 }
 
@@ -337,23 +335,11 @@ pub fn to_writer_with<W: Write + Seek, T: ?Sized + Serialize>(
     value: &T,
     config: &Config,
 ) -> Result<()> {
-    let base = writer.stream_position()?;
-    writer.write_all(&[0u8; DATA_START])?;
+    let base = layout::begin_file(&mut writer)?;
     let (toc, data_len, mut writer) = serialize(writer, value, config)?;
     let mut toc_bytes = Vec::new();
     toc.encode(&mut toc_bytes);
-    writer.write_all(&toc_bytes)?;
-    let header = Header {
-        toc_start: data_len,
-        toc_len: toc_bytes.len() as u64,
-    };
-    writer.seek(SeekFrom::Start(base))?;
-    writer.write_all(&header.encode(&config.magic))?;
-    writer.seek(SeekFrom::Start(
-        base + DATA_START as u64 + data_len + toc_bytes.len() as u64,
-    ))?;
-    writer.flush()?;
-    Ok(())
+    layout::finish_file(&mut writer, base, data_len, &toc_bytes, &config.magic)
 }
 
 /// Writes `value` to the file at `path` the way `cp` and editors write, through

@@ -4,7 +4,7 @@
 //! Writing goes through the `rmp` crate (`rmp::encode`), whose integer, string, binary and
 //! container-length writers already pick the smallest encoding, as msglc's codec does.
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{ErrorKind, Result};
 
 /// The head of one MessagePack item: its marker and fixed-size payload. For strings, binaries,
 /// extensions and containers it carries the length; the body follows in the input.
@@ -25,122 +25,27 @@ pub(crate) enum Head {
     Ext(i8, u32),
 }
 
-/// A read position in a byte slice that reports errors as absolute offsets (`base + pos`).
-#[derive(Debug, Clone)]
-pub(crate) struct Cursor<'a> {
-    buf: &'a [u8],
-    pos: usize,
-    base: u64,
-}
+pub(crate) use crate::read::Cursor;
 
-impl<'a> Cursor<'a> {
-    /// A cursor at the start of `buf`, whose first byte is at absolute offset `base`.
-    pub(crate) fn new(buf: &'a [u8], base: u64) -> Self {
-        Cursor { buf, pos: 0, base }
-    }
-
-    /// A cursor at `pos` within `buf`.
-    pub(crate) fn at(buf: &'a [u8], pos: usize, base: u64) -> Self {
-        Cursor { buf, pos, base }
-    }
-
-    pub(crate) fn pos(&self) -> usize {
-        self.pos
-    }
-
-    pub(crate) fn set_pos(&mut self, pos: usize) {
-        self.pos = pos;
-    }
-
-    /// The absolute offset of the next byte.
-    pub(crate) fn offset(&self) -> u64 {
-        self.base + self.pos as u64
-    }
-
-    pub(crate) fn remaining(&self) -> usize {
-        self.buf.len() - self.pos
-    }
-
-    pub(crate) fn is_empty(&self) -> bool {
-        self.pos >= self.buf.len()
-    }
-
-    pub(crate) fn slice(&self) -> &'a [u8] {
-        self.buf
-    }
-
-    /// An error of `kind` at the current position.
-    #[cold]
-    pub(crate) fn error(&self, kind: ErrorKind) -> Error {
-        Error::at(kind, self.offset())
-    }
-
-    /// An error of `kind` with a message at the current position.
-    #[cold]
-    pub(crate) fn error_msg(&self, kind: ErrorKind, message: &str) -> Error {
-        Error::with_message(kind, message).or_position(crate::Position::Byte(self.offset()))
-    }
-
-    #[inline]
-    pub(crate) fn byte(&mut self) -> Result<u8> {
-        match self.buf.get(self.pos) {
-            Some(&b) => {
-                self.pos += 1;
-                Ok(b)
-            }
-            None => Err(self.error(ErrorKind::UnexpectedEnd)),
-        }
-    }
-
-    #[inline]
-    pub(crate) fn peek(&self) -> Result<u8> {
-        self.buf
-            .get(self.pos)
-            .copied()
-            .ok_or_else(|| self.error(ErrorKind::UnexpectedEnd))
-    }
-
-    /// Takes `n` bytes of a body whose length came from the input.
-    #[inline]
-    pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8]> {
-        if n > self.remaining() {
-            return Err(self.error(ErrorKind::LengthPastEnd));
-        }
-        let out = &self.buf[self.pos..self.pos + n];
-        self.pos += n;
-        Ok(out)
-    }
-
-    #[inline]
-    fn fixed<const N: usize>(&mut self) -> Result<[u8; N]> {
-        match self.buf.get(self.pos..self.pos + N) {
-            Some(bytes) => {
-                let mut out = [0u8; N];
-                out.copy_from_slice(bytes);
-                self.pos += N;
-                Ok(out)
-            }
-            None => Err(self.error(ErrorKind::UnexpectedEnd)),
-        }
-    }
-
+/// The MessagePack reads, on the crate's one cursor.
+impl Cursor<'_> {
     fn u8(&mut self) -> Result<u8> {
         self.byte()
     }
     fn u16(&mut self) -> Result<u16> {
-        self.fixed::<2>().map(u16::from_be_bytes)
+        self.take_array().map(u16::from_be_bytes)
     }
     fn u32(&mut self) -> Result<u32> {
-        self.fixed::<4>().map(u32::from_be_bytes)
+        self.take_array().map(u32::from_be_bytes)
     }
     fn u64(&mut self) -> Result<u64> {
-        self.fixed::<8>().map(u64::from_be_bytes)
+        self.take_array().map(u64::from_be_bytes)
     }
 
     /// Reads the marker and fixed-size payload of the next item.
     #[inline]
     pub(crate) fn head(&mut self) -> Result<Head> {
-        let start = self.pos;
+        let start = self.pos();
         let marker = self.byte()?;
         let head = match marker {
             0x00..=0x7f => Head::UInt(u64::from(marker)),
@@ -190,7 +95,7 @@ impl<'a> Cursor<'a> {
             0xe0..=0xff => Head::Int(i64::from(marker as i8)),
             // 0xc1 is never used.
             _ => {
-                self.pos = start;
+                self.set_pos(start);
                 return Err(self.error_msg(ErrorKind::BadMsgpack, "reserved marker 0xc1"));
             }
         };
@@ -210,7 +115,7 @@ impl<'a> Cursor<'a> {
             pending -= 1;
             match self.head()? {
                 Head::Str(n) | Head::Bin(n) | Head::Ext(_, n) => {
-                    self.take(n as usize)?;
+                    self.take_body(n as usize)?;
                 }
                 Head::Array(n) => pending += u64::from(n),
                 Head::Map(n) => pending += 2 * u64::from(n),
@@ -222,12 +127,12 @@ impl<'a> Cursor<'a> {
 
     /// Reads a non-negative integer (any integer marker).
     pub(crate) fn uint(&mut self, kind: ErrorKind) -> Result<u64> {
-        let start = self.pos;
+        let start = self.pos();
         match self.head()? {
             Head::UInt(v) => Ok(v),
             Head::Int(v) if v >= 0 => Ok(v as u64),
             _ => {
-                self.pos = start;
+                self.set_pos(start);
                 Err(self.error_msg(kind, "expected a non-negative integer"))
             }
         }
@@ -235,11 +140,11 @@ impl<'a> Cursor<'a> {
 
     /// Reads an array header.
     pub(crate) fn array_len(&mut self, kind: ErrorKind) -> Result<u32> {
-        let start = self.pos;
+        let start = self.pos();
         match self.head()? {
             Head::Array(n) => Ok(n),
             _ => {
-                self.pos = start;
+                self.set_pos(start);
                 Err(self.error_msg(kind, "expected an array"))
             }
         }
@@ -274,7 +179,7 @@ mod tests {
             (&[0xc3], Head::Bool(true)),
         ];
         for (bytes, head) in cases {
-            let mut cur = Cursor::new(bytes, 0);
+            let mut cur = Cursor::at(bytes, 0, 0);
             assert_eq!(cur.head().unwrap(), *head, "{bytes:02x?}");
             assert!(cur.is_empty());
         }
@@ -282,7 +187,7 @@ mod tests {
 
     #[test]
     fn reserved_marker_is_an_error_at_its_offset() {
-        let err = Cursor::new(&[0x91, 0xc1], 50).skip_value().unwrap_err();
+        let err = Cursor::at(&[0x91, 0xc1], 0, 50).skip_value().unwrap_err();
         assert_eq!(err.kind(), ErrorKind::BadMsgpack);
         assert_eq!(err.offset(), Some(51));
     }
@@ -293,7 +198,7 @@ mod tests {
         let bytes = [
             0x82, 0xa1, b'a', 0x92, 0x01, 0xa2, b'x', b'y', 0xa1, b'b', 0xc0, 0x07,
         ];
-        let mut cur = Cursor::new(&bytes, 0);
+        let mut cur = Cursor::at(&bytes, 0, 0);
         cur.skip_value().unwrap();
         assert_eq!(cur.pos(), 11);
     }
@@ -304,14 +209,17 @@ mod tests {
             0x82, 0xa1, b'a', 0x92, 0x01, 0xa2, b'x', b'y', 0xa1, b'b', 0xc0,
         ];
         for len in 0..bytes.len() {
-            assert!(Cursor::new(&bytes[..len], 0).skip_value().is_err(), "{len}");
+            assert!(
+                Cursor::at(&bytes[..len], 0, 0).skip_value().is_err(),
+                "{len}"
+            );
         }
         // array32 of 4 billion items with one present
         let huge = [0xdd, 0xff, 0xff, 0xff, 0xff, 0x01];
-        let err = Cursor::new(&huge, 0).skip_value().unwrap_err();
+        let err = Cursor::at(&huge, 0, 0).skip_value().unwrap_err();
         assert_eq!(err.kind(), ErrorKind::UnexpectedEnd);
         let long_str = [0xdb, 0xff, 0xff, 0xff, 0xff, b'a'];
-        let err = Cursor::new(&long_str, 0).skip_value().unwrap_err();
+        let err = Cursor::at(&long_str, 0, 0).skip_value().unwrap_err();
         assert_eq!(err.kind(), ErrorKind::LengthPastEnd);
     }
 }

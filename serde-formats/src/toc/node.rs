@@ -35,6 +35,17 @@ pub(super) enum Kind {
     Blocks { p_pos: usize },
 }
 
+impl Kind {
+    /// The one data span holding the whole value, when the entry gives one.
+    fn data_span(self) -> Option<(u64, u64)> {
+        match self {
+            Kind::Data { start, end } => Some((start, end)),
+            Kind::Map { span, .. } | Kind::Array { span, .. } => span,
+            Kind::Blocks { .. } => None,
+        }
+    }
+}
+
 /// How a node's TOC entry describes it (the node table of the [module docs](super)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -184,8 +195,7 @@ impl<'r, S: Source> Node<'r, S> {
     /// Errors of a malformed block list.
     pub fn span(&self) -> Result<Option<(u64, u64)>> {
         match self.kind {
-            Kind::Data { start, end } => Ok(Some((start, end))),
-            Kind::Map { span, .. } | Kind::Array { span, .. } => Ok(span),
+            Kind::Data { .. } | Kind::Map { .. } | Kind::Array { .. } => Ok(self.kind.data_span()),
             Kind::Blocks { .. } => {
                 let blocks = self.block_list()?;
                 Ok(blocks
@@ -470,22 +480,14 @@ impl<'r, S: Source> Node<'r, S> {
     /// Decoding errors, and errors of a malformed file.
     pub fn decode<T: DeserializeOwned>(&self) -> Result<T> {
         let limit = self.reader.config.depth_limit;
-        match self.kind {
-            Kind::Data { start, end }
-            | Kind::Map {
-                span: Some((start, end)),
-                ..
-            }
-            | Kind::Array {
-                span: Some((start, end)),
-                ..
-            } => {
+        match self.kind.data_span() {
+            Some((start, end)) => {
                 let bytes = self.reader.read_data(&self.file, start, end)?;
                 self.file
                     .codec
                     .decode(&bytes, self.file.data_start + start, limit)
             }
-            _ => {
+            None => {
                 let bytes = self.to_msgpack()?;
                 de::from_slice(&bytes, 0, limit)
             }
@@ -520,21 +522,16 @@ impl<'r, S: Source> Node<'r, S> {
                 "TOC entries overlap: the reassembled value is larger than the file",
             ));
         }
+        if let Some((start, end)) = self.kind.data_span() {
+            let bytes = self.reader.read_data(&self.file, start, end)?;
+            let base = self.file.data_start + start;
+            return self.file.codec.append_msgpack(&bytes, base, limit, out);
+        }
         let toc = self.reader.toc(&self.file);
         match self.kind {
-            Kind::Data { start, end }
-            | Kind::Map {
-                span: Some((start, end)),
-                ..
-            }
-            | Kind::Array {
-                span: Some((start, end)),
-                ..
-            } => {
-                let bytes = self.reader.read_data(&self.file, start, end)?;
-                let base = self.file.data_start + start;
-                self.file.codec.append_msgpack(&bytes, base, limit, out)?;
-            }
+            Kind::Data { .. }
+            | Kind::Map { span: Some(_), .. }
+            | Kind::Array { span: Some(_), .. } => {} // read whole above
             Kind::Map { span: None, t_pos } => {
                 let mut cur = self.file.cur(toc, t_pos, self.file.toc_abs);
                 let Item::Map(n) = cur.head()? else {

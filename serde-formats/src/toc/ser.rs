@@ -431,6 +431,16 @@ impl<'a, W: Write> Writer<W> {
     }
 }
 
+/// Serializer methods for narrow integers: MessagePack picks the smallest encoding of the
+/// value, so each is written as its 64-bit widening.
+macro_rules! widen {
+    ($($method:ident($ty:ty) => $wide:ident),* $(,)?) => {$(
+        fn $method(self, v: $ty) -> Result<()> {
+            self.$wide(v.into())
+        }
+    )*};
+}
+
 impl<'a, W: Write> ser::Serializer for &'a mut Writer<W> {
     type Ok = ();
     type Error = Error;
@@ -446,15 +456,14 @@ impl<'a, W: Write> ser::Serializer for &'a mut Writer<W> {
         self.small_leaf(|w| rmp::encode::write_bool(w, v))
     }
 
-    fn serialize_i8(self, v: i8) -> Result<()> {
-        self.serialize_i64(i64::from(v))
-    }
-    fn serialize_i16(self, v: i16) -> Result<()> {
-        self.serialize_i64(i64::from(v))
-    }
-    fn serialize_i32(self, v: i32) -> Result<()> {
-        self.serialize_i64(i64::from(v))
-    }
+    widen!(
+        serialize_i8(i8) => serialize_i64,
+        serialize_i16(i16) => serialize_i64,
+        serialize_i32(i32) => serialize_i64,
+        serialize_u8(u8) => serialize_u64,
+        serialize_u16(u16) => serialize_u64,
+        serialize_u32(u32) => serialize_u64,
+    );
     fn serialize_i64(self, v: i64) -> Result<()> {
         // Smallest encoding; non-negative values use the unsigned markers, as msglc's codec does.
         self.small_leaf(|w| rmp::encode::write_sint(w, v).map(drop).map_err(value_io))
@@ -470,15 +479,6 @@ impl<'a, W: Write> ser::Serializer for &'a mut Writer<W> {
                 "i128 outside the MessagePack integer range",
             ))
         }
-    }
-    fn serialize_u8(self, v: u8) -> Result<()> {
-        self.serialize_u64(u64::from(v))
-    }
-    fn serialize_u16(self, v: u16) -> Result<()> {
-        self.serialize_u64(u64::from(v))
-    }
-    fn serialize_u32(self, v: u32) -> Result<()> {
-        self.serialize_u64(u64::from(v))
     }
     fn serialize_u64(self, v: u64) -> Result<()> {
         self.small_leaf(|w| rmp::encode::write_uint(w, v).map(drop).map_err(value_io))
@@ -612,49 +612,15 @@ impl<'a, W: Write> ser::Serializer for &'a mut Writer<W> {
     }
 }
 
-impl<W: Write> ser::SerializeSeq for Compound<'_, W> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        Compound::end(self)
-    }
-}
-
-impl<W: Write> ser::SerializeTuple for Compound<'_, W> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        Compound::end(self)
-    }
-}
-
-impl<W: Write> ser::SerializeTupleStruct for Compound<'_, W> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        Compound::end(self)
-    }
-}
-
-impl<W: Write> ser::SerializeTupleVariant for Compound<'_, W> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        Compound::end(self)
-    }
-}
+forward_compound!([W: Write] Compound<'_, W>;
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field => element, end;
+);
+forward_compound!([W: Write] Compound<'_, W>;
+    named => field(key, value), end;
+);
 
 impl<W: Write> ser::SerializeMap for Compound<'_, W> {
     type Ok = ();
@@ -667,36 +633,6 @@ impl<W: Write> ser::SerializeMap for Compound<'_, W> {
         value.serialize(&mut *self.ser)?;
         self.ser.set_last_key(self.pending_key);
         Ok(())
-    }
-    fn end(self) -> Result<()> {
-        Compound::end(self)
-    }
-}
-
-impl<W: Write> ser::SerializeStruct for Compound<'_, W> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        self.field(key, value)
-    }
-    fn end(self) -> Result<()> {
-        Compound::end(self)
-    }
-}
-
-impl<W: Write> ser::SerializeStructVariant for Compound<'_, W> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        self.field(key, value)
     }
     fn end(self) -> Result<()> {
         Compound::end(self)

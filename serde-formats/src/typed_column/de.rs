@@ -5,12 +5,16 @@
 //! [`Deserializer::end`] checks that no description was left unclaimed. A visitor must read every
 //! element of a column it asks for, so a successful walk has checked every description.
 
-use serde::de::{self, value::BorrowedStrDeserializer, DeserializeSeed, Visitor};
+use serde::de::{self, Visitor};
 
+use super::claims::Claims;
 use super::fraction::FRACTION_TOKEN;
-use super::wire::{utf8, Children, Claims, Cursor, Kind, Layout, Node};
+use super::wire::{utf8, Children, Cursor, Kind, Layout, Node};
 use crate::error::{Error, ErrorKind, Result};
 use crate::limits::{Depth, Nesting};
+
+mod access;
+use access::{MapAccess, SeqAccess, UnitVariant, VariantAccess};
 
 /// The default limit on how deeply columns may nest.
 pub use crate::limits::DEFAULT_DEPTH_LIMIT;
@@ -146,13 +150,25 @@ impl<'de> Deserializer<'de> {
         };
         let result = visitor.visit_seq(&mut seq);
         let read = seq.index;
+        self.end_container(cursor, result, [read, len], ["column", "elements"])
+    }
+
+    /// Ends a container the visitor walked: its error at the container, or an error unless it
+    /// read all `len` items (`counts` is `[read, len]`, `nouns` the container's and the items').
+    fn end_container<T>(
+        &mut self,
+        cursor: Cursor,
+        result: Result<T>,
+        [read, len]: [usize; 2],
+        [container, items]: [&str; 2],
+    ) -> Result<T> {
         let value = result.map_err(|err| self.fail(cursor, err))?;
         if read != len {
             return Err(self.fail(
                 cursor,
                 Error::with_message(
                     ErrorKind::Unsupported,
-                    format_args!("column of {len} elements, {read} read"),
+                    format_args!("{container} of {len} {items}, {read} read"),
                 ),
             ));
         }
@@ -451,18 +467,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                 };
                 let result = visitor.visit_map(&mut map);
                 let read = map.index;
-                let value = result.map_err(|err| self.fail(cursor, err))?;
-                if read != len {
-                    return Err(self.fail(
-                        cursor,
-                        Error::with_message(
-                            ErrorKind::Unsupported,
-                            format_args!("map of {len} entries, {read} read"),
-                        ),
-                    ));
-                }
-                self.depth.leave();
-                Ok(value)
+                self.end_container(cursor, result, [read, len], ["map", "entries"])
             }
             other => Err(self.fail(cursor, mismatch(&other, "a Column of [key, value] Columns"))),
         }
@@ -533,165 +538,5 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.skip()?;
         visitor.visit_unit()
-    }
-}
-
-struct SeqAccess<'a, 'de> {
-    de: &'a mut Deserializer<'de>,
-    children: Children,
-    len: usize,
-    index: usize,
-}
-
-impl<'de> de::SeqAccess<'de> for SeqAccess<'_, 'de> {
-    type Error = Error;
-
-    #[inline]
-    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        if self.index == self.len {
-            return Ok(None);
-        }
-        self.de.next = self.children.child(self.index);
-        self.index += 1;
-        seed.deserialize(&mut *self.de).map(Some)
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        Some(self.len - self.index)
-    }
-}
-
-struct MapAccess<'a, 'de> {
-    de: &'a mut Deserializer<'de>,
-    children: Children,
-    len: usize,
-    index: usize,
-    /// The pending value's cursor, after its key was read.
-    value: Option<Cursor>,
-}
-
-impl<'de> de::MapAccess<'de> for MapAccess<'_, 'de> {
-    type Error = Error;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        if self.index == self.len {
-            return Ok(None);
-        }
-        let entry = self.children.child(self.index);
-        self.index += 1;
-        let node = self.de.layout.node(entry)?;
-        let Node::Column {
-            len: 2,
-            children,
-            claim,
-        } = node
-        else {
-            return Err(self
-                .de
-                .fail(entry, mismatch(&node, "a [key, value] Column")));
-        };
-        // The entry column is entered here and left when its value has been read.
-        self.de.enter(entry, claim)?;
-        self.de.next = children.child(0);
-        self.value = Some(children.child(1));
-        seed.deserialize(&mut *self.de).map(Some)
-    }
-
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        let Some(cursor) = self.value.take() else {
-            return Err(Error::with_message(
-                ErrorKind::Message,
-                "map value read before its key",
-            ));
-        };
-        self.de.next = cursor;
-        let value = seed.deserialize(&mut *self.de)?;
-        self.de.depth.leave();
-        Ok(value)
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        Some(self.len - self.index)
-    }
-}
-
-struct UnitVariant<'de> {
-    name: &'de str,
-}
-
-impl<'de> de::EnumAccess<'de> for UnitVariant<'de> {
-    type Error = Error;
-    type Variant = Self;
-
-    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
-        let name = BorrowedStrDeserializer::<'de, Error>::new(self.name);
-        Ok((seed.deserialize(name)?, self))
-    }
-}
-
-#[cold]
-fn wrong_variant_form(found: &str, expected: &str) -> Error {
-    Error::with_message(
-        ErrorKind::Unsupported,
-        format_args!("{found} where {expected} was expected"),
-    )
-}
-
-impl<'de> de::VariantAccess<'de> for UnitVariant<'de> {
-    type Error = Error;
-
-    fn unit_variant(self) -> Result<()> {
-        Ok(())
-    }
-    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, _: T) -> Result<T::Value> {
-        Err(wrong_variant_form("a unit variant", "a newtype variant"))
-    }
-    fn tuple_variant<V: Visitor<'de>>(self, _: usize, _: V) -> Result<V::Value> {
-        Err(wrong_variant_form("a unit variant", "a tuple variant"))
-    }
-    fn struct_variant<V: Visitor<'de>>(self, _: &'static [&'static str], _: V) -> Result<V::Value> {
-        Err(wrong_variant_form("a unit variant", "a struct variant"))
-    }
-}
-
-struct VariantAccess<'a, 'de> {
-    de: &'a mut Deserializer<'de>,
-    payload: Cursor,
-}
-
-impl<'de> de::EnumAccess<'de> for VariantAccess<'_, 'de> {
-    type Error = Error;
-    type Variant = Self;
-
-    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
-        let name = seed.deserialize(&mut *self.de)?;
-        Ok((name, self))
-    }
-}
-
-impl<'de> de::VariantAccess<'de> for VariantAccess<'_, 'de> {
-    type Error = Error;
-
-    fn unit_variant(self) -> Result<()> {
-        Err(self.de.fail(
-            self.payload,
-            wrong_variant_form("a variant with a payload", "a unit variant"),
-        ))
-    }
-    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
-        self.de.next = self.payload;
-        seed.deserialize(&mut *self.de)
-    }
-    fn tuple_variant<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value> {
-        self.de.next = self.payload;
-        de::Deserializer::deserialize_seq(&mut *self.de, visitor)
-    }
-    fn struct_variant<V: Visitor<'de>>(
-        self,
-        _: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.de.next = self.payload;
-        de::Deserializer::deserialize_seq(&mut *self.de, visitor)
     }
 }

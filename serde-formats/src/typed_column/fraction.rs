@@ -182,12 +182,6 @@ struct PairExtractor {
     seen: usize,
 }
 
-macro_rules! reject {
-    ($($method:ident($($ty:ty),*);)*) => {
-        $(fn $method(self, $(_: $ty),*) -> Result<()> { Err(not_a_pair()) })*
-    };
-}
-
 impl Serializer for &mut PairExtractor {
     type Ok = ();
     type Error = Error;
@@ -210,44 +204,6 @@ impl Serializer for &mut PairExtractor {
         }
     }
 
-    reject! {
-        serialize_bool(bool);
-        serialize_i8(i8);
-        serialize_i16(i16);
-        serialize_i32(i32);
-        serialize_u8(u8);
-        serialize_u16(u16);
-        serialize_u32(u32);
-        serialize_u64(u64);
-        serialize_f32(f32);
-        serialize_f64(f64);
-        serialize_char(char);
-        serialize_str(&str);
-        serialize_bytes(&[u8]);
-        serialize_none();
-        serialize_unit();
-        serialize_unit_struct(&'static str);
-        serialize_unit_variant(&'static str, u32, &'static str);
-    }
-
-    fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<()> {
-        Err(not_a_pair())
-    }
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(self, _: &'static str, _: &T) -> Result<()> {
-        Err(not_a_pair())
-    }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<()> {
-        Err(not_a_pair())
-    }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
-        Err(not_a_pair())
-    }
     fn serialize_tuple(self, len: usize) -> Result<Self> {
         if len == 2 {
             Ok(self)
@@ -255,37 +211,16 @@ impl Serializer for &mut PairExtractor {
             Err(not_a_pair())
         }
     }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct> {
-        Err(not_a_pair())
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant> {
-        Err(not_a_pair())
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
-        Err(not_a_pair())
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
-        Err(not_a_pair())
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant> {
-        Err(not_a_pair())
-    }
+
+    refuse!(not_a_pair();
+        serialize_bool serialize_i8 serialize_i16 serialize_i32
+        serialize_u8 serialize_u16 serialize_u32 serialize_u64
+        serialize_f32 serialize_f64 serialize_char serialize_str serialize_bytes
+        serialize_none serialize_some serialize_unit serialize_unit_struct
+        serialize_unit_variant serialize_newtype_struct serialize_newtype_variant
+        serialize_seq serialize_tuple_struct serialize_tuple_variant
+        serialize_map serialize_struct serialize_struct_variant
+    );
 }
 
 impl SerializeTuple for &mut PairExtractor {

@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::{from_columns, to_columns, Deserializer, Serializer, DEFAULT_DEPTH_LIMIT};
-use crate::{ErrorKind, Position};
+use crate::limits::assert_names_the_limit;
+use crate::Position;
 
 /// `depth` arrays, one inside the other, the innermost empty.
 fn nested_arrays(depth: usize) -> Value {
@@ -26,15 +27,6 @@ fn hand_built(depth: usize) -> Vec<u64> {
     let mut types: Vec<u64> = (1..depth as u64).flat_map(|i| [4, i, 1]).collect();
     types.extend_from_slice(&[4, 0, 0]);
     types
-}
-
-fn assert_names_the_limit(err: &crate::Error, limit: usize) {
-    assert_eq!(err.kind(), ErrorKind::DepthLimitExceeded, "{err}");
-    assert!(
-        err.to_string()
-            .contains(&format!("deeper than the depth limit {limit}")),
-        "{err}"
-    );
 }
 
 #[test]

@@ -137,6 +137,7 @@
 //! | enum variant | its name, a String | its index, an integer Fraction |
 //! | data array | bytes in serde order, each used once | unused or shared bytes before the last used byte |
 
+mod claims;
 mod de;
 mod fraction;
 mod layout;

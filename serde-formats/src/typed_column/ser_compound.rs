@@ -46,99 +46,28 @@ impl SeqSerializer<'_> {
     pub(super) fn finish(self) -> Result<()> {
         self.out.close(self.frame)
     }
-}
 
-impl ser::SerializeSeq for SeqSerializer<'_> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        self.finish()
+    /// Struct fields are positional: none can be skipped.
+    #[cold]
+    fn refuse_skip(&mut self, key: &str) -> Result<()> {
+        Err(Error::with_message(
+            ErrorKind::Unsupported,
+            format_args!(
+                "field `{key}` skipped: struct fields are positional, none can be skipped"
+            ),
+        ))
     }
 }
 
-impl ser::SerializeTuple for SeqSerializer<'_> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-impl ser::SerializeTupleStruct for SeqSerializer<'_> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-impl ser::SerializeTupleVariant for SeqSerializer<'_> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-#[cold]
-pub(super) fn skipped_field(key: &str) -> Error {
-    Error::with_message(
-        ErrorKind::Unsupported,
-        format_args!("field `{key}` skipped: struct fields are positional, none can be skipped"),
-    )
-}
-
-impl ser::SerializeStruct for SeqSerializer<'_> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, _: &'static str, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn skip_field(&mut self, key: &'static str) -> Result<()> {
-        Err(skipped_field(key))
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-impl ser::SerializeStructVariant for SeqSerializer<'_> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, _: &'static str, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn skip_field(&mut self, key: &'static str) -> Result<()> {
-        Err(skipped_field(key))
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
+forward_compound!([] SeqSerializer<'_>;
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field => element, finish;
+);
+forward_compound!([] SeqSerializer<'_>;
+    named => element(value), finish, skip => refuse_skip;
+);
 
 /// Writes a map as a column of `[key, value]` columns.
 pub struct MapSerializer<'a> {

@@ -2,8 +2,9 @@
 
 use std::fmt;
 
+use super::claims::Claims;
 use super::fraction::Fraction;
-use super::wire::{utf8, Children, Claims, Cursor, Kind, Layout, Node};
+use super::wire::{utf8, Children, Cursor, Kind, Layout, Node};
 use crate::error::{Position, Result};
 
 /// A zero-copy reader over typed-column bytes or arrays.

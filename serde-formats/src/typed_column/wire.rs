@@ -3,7 +3,7 @@
 //! Nothing here knows about serde. [`Layout`] checks what can be checked without walking the tree
 //! (array length, where compressed descriptions sit, the dense chain); [`Layout::node`] checks one
 //! description when it is reached. The tree shape (every description the child of exactly one
-//! column) is checked by the walkers with [`Claims`].
+//! column) is checked by the walkers with [`Claims`](super::claims::Claims).
 
 use super::fraction::Fraction;
 use crate::error::{Error, ErrorKind, Position, Result};
@@ -222,7 +222,7 @@ pub(crate) fn utf8(bytes: &[u8], at: usize) -> Result<&str> {
 }
 
 #[cold]
-fn desc_error(kind: ErrorKind, index: usize, message: std::fmt::Arguments<'_>) -> Error {
+pub(super) fn desc_error(kind: ErrorKind, index: usize, message: std::fmt::Arguments<'_>) -> Error {
     Error::with_message(kind, message).with_position(Position::TypeWord(index as u64))
 }
 
@@ -629,95 +629,9 @@ impl<'a> Layout<'a> {
     }
 }
 
-/// Which tree descriptions have been claimed as some column's child.
-#[derive(Debug)]
-pub(crate) struct Claims {
-    bits: Vec<u64>,
-    count: usize,
-}
-
-impl Claims {
-    pub(crate) fn new(tree_len: usize) -> Self {
-        Claims {
-            bits: vec![0; tree_len.div_ceil(64)],
-            count: 0,
-        }
-    }
-
-    /// Marks `first..first + len` (already checked to lie in the tree); false if any was taken.
-    #[inline]
-    pub(crate) fn claim(&mut self, first: usize, len: usize) -> bool {
-        let end = first + len;
-        let mut at = first;
-        while at < end {
-            let word = at / 64;
-            let bit = at % 64;
-            let n = (64 - bit).min(end - at);
-            let mask = if n == 64 {
-                u64::MAX
-            } else {
-                ((1u64 << n) - 1) << bit
-            };
-            let Some(slot) = self.bits.get_mut(word) else {
-                return false;
-            };
-            if *slot & mask != 0 {
-                return false;
-            }
-            *slot |= mask;
-            at += n;
-        }
-        self.count += len;
-        true
-    }
-
-    /// Errors unless every description but the root was claimed.
-    pub(crate) fn finish(&self, tree_len: usize) -> Result<()> {
-        if self.count + 1 >= tree_len {
-            return Ok(());
-        }
-        let orphan = (1..tree_len)
-            .find(|&i| {
-                self.bits
-                    .get(i / 64)
-                    .is_none_or(|w| w & (1 << (i % 64)) == 0)
-            })
-            .unwrap_or(0);
-        Err(desc_error(
-            ErrorKind::NotATree,
-            orphan,
-            format_args!("description {orphan} is the child of no column"),
-        ))
-    }
-
-    /// The error for a range that overlaps an earlier claim.
-    #[cold]
-    pub(crate) fn shared(parent: Position, first: usize) -> Error {
-        Error::with_message(
-            ErrorKind::NotATree,
-            format_args!("children from description {first} already belong to another column"),
-        )
-        .with_position(parent)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn claims_detect_overlap_across_words() {
-        let mut claims = Claims::new(200);
-        assert!(claims.claim(1, 70));
-        assert!(claims.claim(71, 64));
-        assert!(!claims.claim(134, 2));
-        assert!(!claims.claim(0, 2));
-        assert!(claims.claim(135, 2));
-        assert!(claims.finish(200).is_err());
-        let mut claims = Claims::new(3);
-        assert!(claims.claim(1, 2));
-        assert!(claims.finish(3).is_ok());
-    }
 
     #[test]
     fn frame_rejects_counts_past_the_buffer() {

@@ -50,7 +50,7 @@ use base64::Engine as _;
 use json_event_parser::{JsonEvent, SliceJsonParser};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
-use crate::value::{Path, Value};
+use crate::value::{serialize_int, serialize_uint, Path, Value};
 
 /// The deepest nesting of JSON arrays and objects read, and written: a value whose tagged form
 /// would nest deeper is refused before anything is written (every `$map` adds three levels).
@@ -440,14 +440,8 @@ impl Serialize for Json<'_> {
         match self.0 {
             Value::Null => s.serialize_unit(),
             Value::Bool(v) => s.serialize_bool(*v),
-            Value::UInt(v) => match u64::try_from(*v) {
-                Ok(v) => s.serialize_u64(v),
-                Err(_) => s.serialize_u128(*v),
-            },
-            Value::Int(v) => match i64::try_from(*v) {
-                Ok(v) => s.serialize_i64(v),
-                Err(_) => s.serialize_i128(*v),
-            },
+            Value::UInt(v) => serialize_uint(*v, s),
+            Value::Int(v) => serialize_int(*v, s),
             Value::F64(v) if v.is_finite() => s.serialize_f64(*v),
             Value::F64(v) => {
                 let bits = v.to_bits();

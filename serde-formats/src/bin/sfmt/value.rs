@@ -449,6 +449,23 @@ pub fn from_toc(value: toc::Value) -> Result<Value> {
 /// MessagePack through serde, with toc's and rmp-serde's conventions for float32 and
 /// extensions (`toc::F32_STRUCT_NAME`, `toc::EXT_STRUCT_NAME`). Integers past 64 bits are
 /// serde `u128`/`i128`, which the MessagePack writers refuse: [`check`] first.
+/// Serializes an unsigned integer as a `u64` where it fits (the widest most formats take), as
+/// a `u128` otherwise.
+pub fn serialize_uint<S: serde::Serializer>(v: u128, s: S) -> Result<S::Ok, S::Error> {
+    match u64::try_from(v) {
+        Ok(v) => s.serialize_u64(v),
+        Err(_) => s.serialize_u128(v),
+    }
+}
+
+/// Serializes a signed integer as an `i64` where it fits, as an `i128` otherwise.
+pub fn serialize_int<S: serde::Serializer>(v: i128, s: S) -> Result<S::Ok, S::Error> {
+    match i64::try_from(v) {
+        Ok(v) => s.serialize_i64(v),
+        Err(_) => s.serialize_i128(v),
+    }
+}
+
 impl serde::Serialize for Value {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::{SerializeMap, SerializeSeq, SerializeTuple};
@@ -471,14 +488,8 @@ impl serde::Serialize for Value {
         match self {
             Value::Null => s.serialize_unit(),
             Value::Bool(v) => s.serialize_bool(*v),
-            Value::UInt(v) => match u64::try_from(*v) {
-                Ok(v) => s.serialize_u64(v),
-                Err(_) => s.serialize_u128(*v),
-            },
-            Value::Int(v) => match i64::try_from(*v) {
-                Ok(v) => s.serialize_i64(v),
-                Err(_) => s.serialize_i128(*v),
-            },
+            Value::UInt(v) => serialize_uint(*v, s),
+            Value::Int(v) => serialize_int(*v, s),
             Value::F32(v) => s.serialize_newtype_struct(toc::F32_STRUCT_NAME, v),
             Value::F64(v) => s.serialize_f64(*v),
             Value::Str(v) => s.serialize_str(v),

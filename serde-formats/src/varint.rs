@@ -1,4 +1,5 @@
-//! Unsigned LEB128 ("base 128 varint"), the length and count prefix of the format.
+//! Unsigned LEB128 ("base 128 varint"), the crate's one varint module: DyND's length and count
+//! prefix, read through [`Cursor::varint`](crate::read::Cursor::varint).
 //!
 //! Only the minimal encoding of a number is accepted: no trailing `0x80 .. 0x00` padding and
 //! nothing past the 64 bits of a `u64`.
@@ -31,7 +32,7 @@ pub(crate) fn encode_u64(mut value: u64, buf: &mut [u8; MAX_U64_LEN]) -> usize {
 /// [`ErrorKind::UnexpectedEnd`] when the input ends inside the varint, [`ErrorKind::BadVarint`]
 /// when the encoding is longer than needed or the value does not fit 64 bits.
 #[inline]
-pub(crate) fn decode_u64(input: &[u8], offset: usize) -> Result<(u64, usize)> {
+pub(crate) fn decode_u64(input: &[u8], offset: u64) -> Result<(u64, usize)> {
     // One-byte fast path: the common case for lengths below 128.
     if let Some(&first) = input.first() {
         if first < 0x80 {
@@ -43,21 +44,21 @@ pub(crate) fn decode_u64(input: &[u8], offset: usize) -> Result<(u64, usize)> {
         let bits = u64::from(byte & 0x7f);
         if i == MAX_U64_LEN - 1 && byte > 0x01 {
             // The tenth byte may only carry the single top bit of a u64.
-            return Err(Error::at(ErrorKind::BadVarint, offset as u64));
+            return Err(Error::at(ErrorKind::BadVarint, offset));
         }
         value |= bits << (7 * i);
         if byte & 0x80 == 0 {
             if byte == 0 && i > 0 {
                 // A last byte of zero adds nothing: a shorter encoding exists.
-                return Err(Error::at(ErrorKind::BadVarint, offset as u64));
+                return Err(Error::at(ErrorKind::BadVarint, offset));
             }
             return Ok((value, i + 1));
         }
     }
     if input.len() >= MAX_U64_LEN {
-        Err(Error::at(ErrorKind::BadVarint, offset as u64))
+        Err(Error::at(ErrorKind::BadVarint, offset))
     } else {
-        Err(Error::at(ErrorKind::UnexpectedEnd, offset as u64))
+        Err(Error::at(ErrorKind::UnexpectedEnd, offset))
     }
 }
 

@@ -1,0 +1,49 @@
+//! The crate's one output sink design: the [`Output`] trait, which a serializer writes its bytes
+//! into, with the sinks every format can use ([`Vec<u8>`], and [`IoWriter`] over any
+//! `io::Write`). A format that needs another destination (DyND's SHA-256 digest) implements
+//! `Output` next to its code, as postcard's "flavors" do, and the serializer stays generic.
+
+use crate::Result;
+
+/// A sink for encoded bytes.
+///
+/// Implemented for `Vec<u8>` (never fails), for [`IoWriter`] and for the hasher behind
+/// `dynd::digest`. A serializer generic over it, such as `dynd::Serializer`, writes to any of
+/// them.
+pub trait Output {
+    /// Appends `bytes`.
+    ///
+    /// # Errors
+    /// Whatever the sink reports, e.g. an I/O error.
+    fn put(&mut self, bytes: &[u8]) -> Result<()>;
+
+    /// Hints that about `additional` more bytes will follow.
+    fn reserve(&mut self, additional: usize) {
+        let _ = additional;
+    }
+}
+
+impl Output for Vec<u8> {
+    #[inline]
+    fn put(&mut self, bytes: &[u8]) -> Result<()> {
+        self.extend_from_slice(bytes);
+        Ok(())
+    }
+
+    #[inline]
+    fn reserve(&mut self, additional: usize) {
+        Vec::reserve(self, additional);
+    }
+}
+
+/// An [`Output`] writing to an [`std::io::Write`]; each piece is one `write_all`, so wrap slow
+/// writers in a `BufWriter`.
+#[derive(Debug)]
+pub struct IoWriter<W>(pub W);
+
+impl<W: std::io::Write> Output for IoWriter<W> {
+    #[inline]
+    fn put(&mut self, bytes: &[u8]) -> Result<()> {
+        self.0.write_all(bytes).map_err(crate::Error::from)
+    }
+}

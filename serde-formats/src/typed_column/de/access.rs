@@ -1,0 +1,169 @@
+//! The serde access types the deserializer hands to visitors: a column's elements
+//! ([`SeqAccess`]), a map's `[key, value]` entries ([`MapAccess`]), and enum variants
+//! ([`UnitVariant`] for a bare name, [`VariantAccess`] for `Column[name, payload]`).
+
+use serde::de::{self, value::BorrowedStrDeserializer, DeserializeSeed, Visitor};
+
+use super::super::wire::{Children, Cursor, Node};
+use super::{mismatch, Deserializer};
+use crate::error::{Error, ErrorKind, Result};
+
+pub(super) struct SeqAccess<'a, 'de> {
+    pub(super) de: &'a mut Deserializer<'de>,
+    pub(super) children: Children,
+    pub(super) len: usize,
+    pub(super) index: usize,
+}
+
+impl<'de> de::SeqAccess<'de> for SeqAccess<'_, 'de> {
+    type Error = Error;
+
+    #[inline]
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if self.index == self.len {
+            return Ok(None);
+        }
+        self.de.next = self.children.child(self.index);
+        self.index += 1;
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.len - self.index)
+    }
+}
+
+pub(super) struct MapAccess<'a, 'de> {
+    pub(super) de: &'a mut Deserializer<'de>,
+    pub(super) children: Children,
+    pub(super) len: usize,
+    pub(super) index: usize,
+    /// The pending value's cursor, after its key was read.
+    pub(super) value: Option<Cursor>,
+}
+
+impl<'de> de::MapAccess<'de> for MapAccess<'_, 'de> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.index == self.len {
+            return Ok(None);
+        }
+        let entry = self.children.child(self.index);
+        self.index += 1;
+        let node = self.de.layout.node(entry)?;
+        let Node::Column {
+            len: 2,
+            children,
+            claim,
+        } = node
+        else {
+            return Err(self
+                .de
+                .fail(entry, mismatch(&node, "a [key, value] Column")));
+        };
+        // The entry column is entered here and left when its value has been read.
+        self.de.enter(entry, claim)?;
+        self.de.next = children.child(0);
+        self.value = Some(children.child(1));
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        let Some(cursor) = self.value.take() else {
+            return Err(Error::with_message(
+                ErrorKind::Message,
+                "map value read before its key",
+            ));
+        };
+        self.de.next = cursor;
+        let value = seed.deserialize(&mut *self.de)?;
+        self.de.depth.leave();
+        Ok(value)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.len - self.index)
+    }
+}
+
+pub(super) struct UnitVariant<'de> {
+    pub(super) name: &'de str,
+}
+
+impl<'de> de::EnumAccess<'de> for UnitVariant<'de> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
+        let name = BorrowedStrDeserializer::<'de, Error>::new(self.name);
+        Ok((seed.deserialize(name)?, self))
+    }
+}
+
+#[cold]
+fn wrong_variant_form(found: &str, expected: &str) -> Error {
+    Error::with_message(
+        ErrorKind::Unsupported,
+        format_args!("{found} where {expected} was expected"),
+    )
+}
+
+impl<'de> de::VariantAccess<'de> for UnitVariant<'de> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<()> {
+        Ok(())
+    }
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, _: T) -> Result<T::Value> {
+        Err(wrong_variant_form("a unit variant", "a newtype variant"))
+    }
+    fn tuple_variant<V: Visitor<'de>>(self, _: usize, _: V) -> Result<V::Value> {
+        Err(wrong_variant_form("a unit variant", "a tuple variant"))
+    }
+    fn struct_variant<V: Visitor<'de>>(self, _: &'static [&'static str], _: V) -> Result<V::Value> {
+        Err(wrong_variant_form("a unit variant", "a struct variant"))
+    }
+}
+
+pub(super) struct VariantAccess<'a, 'de> {
+    pub(super) de: &'a mut Deserializer<'de>,
+    pub(super) payload: Cursor,
+}
+
+impl<'de> de::EnumAccess<'de> for VariantAccess<'_, 'de> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
+        let name = seed.deserialize(&mut *self.de)?;
+        Ok((name, self))
+    }
+}
+
+impl<'de> de::VariantAccess<'de> for VariantAccess<'_, 'de> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<()> {
+        Err(self.de.fail(
+            self.payload,
+            wrong_variant_form("a variant with a payload", "a unit variant"),
+        ))
+    }
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
+        self.de.next = self.payload;
+        seed.deserialize(&mut *self.de)
+    }
+    fn tuple_variant<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value> {
+        self.de.next = self.payload;
+        de::Deserializer::deserialize_seq(&mut *self.de, visitor)
+    }
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.de.next = self.payload;
+        de::Deserializer::deserialize_seq(&mut *self.de, visitor)
+    }
+}
