@@ -20,7 +20,7 @@ use super::arrow::{
     arrow_err, entries_field, fit_i32, list_field, struct_array, unsupported, unsupported_type,
 };
 use super::types::Type;
-use super::value::{Timestamp, Value};
+use super::value::{row_columns, Timestamp, Value};
 use crate::error::{Error, ErrorKind, Result};
 
 /// Row `row` of a scalar Arrow array as a [`Value`].
@@ -165,18 +165,7 @@ pub(super) fn values_to_arrow(ty: &Type, values: &[Value]) -> Result<ArrayRef> {
         Type::Unknown => Arc::new(NullArray::new(values.len())),
         Type::HugeInt => return Err(unsupported("HUGEINT has no Arrow type")),
         Type::Row(fields) => {
-            let mut columns = vec![Vec::with_capacity(values.len()); fields.len()];
-            for value in values {
-                match value {
-                    Value::Null => columns.iter_mut().for_each(|c| c.push(Value::Null)),
-                    Value::Row(items) if items.len() == fields.len() => {
-                        for (column, (_, item)) in columns.iter_mut().zip(items) {
-                            column.push(item.clone());
-                        }
-                    }
-                    other => return Err(mismatch(ty, other)),
-                }
-            }
+            let columns = row_columns(values, fields.len()).map_err(|other| mismatch(ty, other))?;
             let arrays = fields
                 .iter()
                 .zip(&columns)

@@ -4,7 +4,7 @@
 use super::check::nulls_from_flags;
 use super::scalar::encode_scalar;
 use super::types::Type;
-use super::value::Value;
+use super::value::{row_columns, Value};
 #[cfg(doc)]
 use super::vector::MAX_SIZE;
 use super::vector::{
@@ -62,18 +62,8 @@ impl Vector {
                 FlatData::Strings(strings)
             }
             Type::Row(fields) => {
-                let mut columns: Vec<Vec<Value>> = vec![Vec::with_capacity(size); fields.len()];
-                for value in values {
-                    match value {
-                        Value::Null => columns.iter_mut().for_each(|c| c.push(Value::Null)),
-                        Value::Row(row) if row.len() == fields.len() => {
-                            for (column, (_, field)) in columns.iter_mut().zip(row) {
-                                column.push(field.clone());
-                            }
-                        }
-                        other => return Err(type_mismatch(&ty, other)),
-                    }
-                }
+                let columns =
+                    row_columns(values, fields.len()).map_err(|other| type_mismatch(&ty, other))?;
                 let children = fields
                     .iter()
                     .zip(&columns)
@@ -84,23 +74,14 @@ impl Vector {
                 FlatData::Row(children)
             }
             Type::Array(element_ty) => {
-                let mut offsets = Vec::with_capacity(size);
-                let mut sizes = Vec::with_capacity(size);
                 let mut elements = Vec::new();
-                for value in values {
-                    match value {
-                        Value::Null => {
-                            offsets.push(0);
-                            sizes.push(0);
-                        }
-                        Value::Array(items) => {
-                            offsets.push(to_i32(elements.len())?);
-                            sizes.push(to_i32(items.len())?);
-                            elements.extend(items.iter().cloned());
-                        }
-                        other => return Err(type_mismatch(&ty, other)),
+                let (offsets, sizes) = list_ranges(&ty, values, |value| match value {
+                    Value::Array(items) => {
+                        elements.extend(items.iter().cloned());
+                        Some(items.len())
                     }
-                }
+                    _ => None,
+                })?;
                 FlatData::Array {
                     offsets,
                     sizes,
@@ -108,27 +89,17 @@ impl Vector {
                 }
             }
             Type::Map(key_ty, value_ty) => {
-                let mut offsets = Vec::with_capacity(size);
-                let mut sizes = Vec::with_capacity(size);
-                let mut keys = Vec::new();
-                let mut entries = Vec::new();
-                for value in values {
-                    match value {
-                        Value::Null => {
-                            offsets.push(0);
-                            sizes.push(0);
+                let (mut keys, mut entries) = (Vec::new(), Vec::new());
+                let (offsets, sizes) = list_ranges(&ty, values, |value| match value {
+                    Value::Map(pairs) => {
+                        for (key, entry) in pairs {
+                            keys.push(key.clone());
+                            entries.push(entry.clone());
                         }
-                        Value::Map(pairs) => {
-                            offsets.push(to_i32(keys.len())?);
-                            sizes.push(to_i32(pairs.len())?);
-                            for (key, entry) in pairs {
-                                keys.push(key.clone());
-                                entries.push(entry.clone());
-                            }
-                        }
-                        other => return Err(type_mismatch(&ty, other)),
+                        Some(pairs.len())
                     }
-                }
+                    _ => None,
+                })?;
                 FlatData::Map {
                     offsets,
                     sizes,
@@ -185,23 +156,15 @@ impl Vector {
         elements: Vector,
         nulls: Option<Vec<bool>>,
     ) -> Result<Vector> {
-        let size = offsets.len();
-        if sizes.len() != size {
-            return Err(bad_index("offsets and sizes differ in length"));
-        }
-        let nulls = nulls_from_flags(nulls, size)?;
-        Vector::checked(
-            Type::Array(Box::new(elements.ty.clone())),
-            size,
-            Body::Flat {
-                nulls,
-                data: FlatData::Array {
-                    offsets,
-                    sizes,
-                    elements: Box::new(elements),
-                },
-            },
-        )
+        let ty = Type::Array(Box::new(elements.ty.clone()));
+        let elements = Box::new(elements);
+        Vector::flat_list(ty, offsets, sizes, nulls, |offsets, sizes| {
+            FlatData::Array {
+                offsets,
+                sizes,
+                elements,
+            }
+        })
     }
 
     /// A FLAT `MAP` vector: row `i` holds the entries `offsets[i] .. offsets[i] + sizes[i]` of
@@ -216,24 +179,32 @@ impl Vector {
         values: Vector,
         nulls: Option<Vec<bool>>,
     ) -> Result<Vector> {
+        let ty = Type::Map(Box::new(keys.ty.clone()), Box::new(values.ty.clone()));
+        let (keys, values) = (Box::new(keys), Box::new(values));
+        Vector::flat_list(ty, offsets, sizes, nulls, |offsets, sizes| FlatData::Map {
+            offsets,
+            sizes,
+            keys,
+            values,
+        })
+    }
+
+    /// A FLAT `ARRAY` or `MAP` vector of `ty` with rows `offsets[i] .. offsets[i] + sizes[i]`
+    /// of the children `data` holds.
+    fn flat_list(
+        ty: Type,
+        offsets: Vec<i32>,
+        sizes: Vec<i32>,
+        nulls: Option<Vec<bool>>,
+        data: impl FnOnce(Vec<i32>, Vec<i32>) -> FlatData,
+    ) -> Result<Vector> {
         let size = offsets.len();
         if sizes.len() != size {
             return Err(bad_index("offsets and sizes differ in length"));
         }
         let nulls = nulls_from_flags(nulls, size)?;
-        Vector::checked(
-            Type::Map(Box::new(keys.ty.clone()), Box::new(values.ty.clone())),
-            size,
-            Body::Flat {
-                nulls,
-                data: FlatData::Map {
-                    offsets,
-                    sizes,
-                    keys: Box::new(keys),
-                    values: Box::new(values),
-                },
-            },
-        )
+        let data = data(offsets, sizes);
+        Vector::checked(ty, size, Body::Flat { nulls, data })
     }
 
     /// A CONSTANT vector of `size` rows, each the value of row `index` of `base`.
@@ -336,4 +307,29 @@ impl Vector {
     pub fn unloaded_lazy(ty: Type, size: usize) -> Result<Vector> {
         Vector::checked(ty, size, Body::Lazy(None))
     }
+}
+
+/// The offsets and sizes of ARRAY or MAP rows built from values: `push` appends one value's
+/// items to the child columns and says how many, or `None` when the value is not of `ty`.
+/// A null row gets offset 0 and size 0.
+fn list_ranges(
+    ty: &Type,
+    values: &[Value],
+    mut push: impl FnMut(&Value) -> Option<usize>,
+) -> Result<(Vec<i32>, Vec<i32>)> {
+    let mut offsets = Vec::with_capacity(values.len());
+    let mut sizes = Vec::with_capacity(values.len());
+    let mut total = 0;
+    for value in values {
+        if value.is_null() {
+            offsets.push(0);
+            sizes.push(0);
+            continue;
+        }
+        let len = push(value).ok_or_else(|| type_mismatch(ty, value))?;
+        offsets.push(to_i32(total)?);
+        sizes.push(to_i32(len)?);
+        total += len;
+    }
+    Ok((offsets, sizes))
 }

@@ -14,10 +14,20 @@ fn canonical_nulls(nulls: Option<Vec<u8>>, size: usize) -> Result<Option<Vec<u8>
     let Some(mut bits) = nulls else {
         return Ok(None);
     };
+    fit_bits(&mut bits, size, "nulls", "rows")?;
+    let full_bytes = size / 8;
+    let all_valid = bits[..full_bytes].iter().all(|&byte| byte == 0xff)
+        && (size.is_multiple_of(8) || bits.last().copied() == Some((1u8 << (size % 8)) - 1));
+    Ok(if all_valid { None } else { Some(bits) })
+}
+
+/// Cuts a bitmap of `size` rows to exactly `ceil(size / 8)` bytes and clears the unused high
+/// bits of the last one; shorter is an error naming the `what` buffer and its `rows`.
+fn fit_bits(bits: &mut Vec<u8>, size: usize, what: &str, rows: &str) -> Result<()> {
     let need = size.div_ceil(8);
     if bits.len() < need {
         return Err(bad_index(format_args!(
-            "nulls buffer of {} bytes for {size} rows",
+            "{what} buffer of {} bytes for {size} {rows}",
             bits.len()
         )));
     }
@@ -27,10 +37,7 @@ fn canonical_nulls(nulls: Option<Vec<u8>>, size: usize) -> Result<Option<Vec<u8>
             *last &= (1u8 << (size % 8)) - 1;
         }
     }
-    let full_bytes = size / 8;
-    let all_valid = bits[..full_bytes].iter().all(|&byte| byte == 0xff)
-        && (size.is_multiple_of(8) || bits.last().copied() == Some((1u8 << (size % 8)) - 1));
-    Ok(if all_valid { None } else { Some(bits) })
+    Ok(())
 }
 
 /// A bitmap from per-row null flags (`true` = null).
@@ -97,22 +104,10 @@ fn check_ranges(
 fn check_flat(ty: &Type, size: usize, nulls: Option<&[u8]>, data: FlatData) -> Result<FlatData> {
     Ok(match (ty, data) {
         (Type::Boolean, FlatData::Fixed(mut bits)) => {
-            let need = size.div_ceil(8);
-            if bits.len() < need {
-                return Err(bad_index(format_args!(
-                    "values buffer of {} bytes for {size} BOOLEAN rows",
-                    bits.len()
-                )));
-            }
-            bits.truncate(need);
+            fit_bits(&mut bits, size, "values", "BOOLEAN rows")?;
             if let Some(nulls) = nulls {
                 for (value, valid) in bits.iter_mut().zip(nulls) {
                     *value &= valid;
-                }
-            }
-            if !size.is_multiple_of(8) {
-                if let Some(last) = bits.last_mut() {
-                    *last &= (1u8 << (size % 8)) - 1;
                 }
             }
             FlatData::Fixed(bits)

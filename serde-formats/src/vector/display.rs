@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::scalar::decode_scalar;
-use super::value::write_hex;
+use super::value::{write_hex, write_separated};
 use super::vector::{range_of, Body, FlatData, Leaf, Vector};
 use super::Value;
 
@@ -67,36 +67,23 @@ fn write_row(
     };
     match data {
         FlatData::Fixed(_) | FlatData::Strings(_) => write_scalar(f, flat.value(row)),
-        FlatData::Row(children) => {
-            f.write_str("{")?;
-            for (i, child) in children.iter().enumerate() {
-                if i > 0 {
-                    f.write_str(", ")?;
-                }
-                match child {
-                    Some(child) => write_row(f, child, row, depth + 1, budget)?,
-                    None => f.write_str("null")?,
-                }
-            }
-            f.write_str("}")
-        }
+        FlatData::Row(children) => write_separated(f, "{", children, "}", |f, child| match child {
+            Some(child) => write_row(f, child, row, depth + 1, budget),
+            None => f.write_str("null"),
+        }),
         FlatData::Array {
             offsets,
             sizes,
             elements,
         } => {
             let (start, len) = range_of(offsets, sizes, row);
-            f.write_str("[")?;
-            for i in 0..len.min(SHOWN_ELEMENTS) {
-                if i > 0 {
-                    f.write_str(", ")?;
-                }
-                write_row(f, elements, start + i, depth + 1, budget)?;
-            }
-            if len > SHOWN_ELEMENTS {
-                f.write_str(", ...")?;
-            }
-            f.write_str("]")
+            write_separated(
+                f,
+                "[",
+                shown(start, len),
+                if len > SHOWN_ELEMENTS { ", ...]" } else { "]" },
+                |f, i| write_row(f, elements, i, depth + 1, budget),
+            )
         }
         FlatData::Map {
             offsets,
@@ -105,21 +92,24 @@ fn write_row(
             values,
         } => {
             let (start, len) = range_of(offsets, sizes, row);
-            f.write_str("{")?;
-            for i in 0..len.min(SHOWN_ELEMENTS) {
-                if i > 0 {
-                    f.write_str(", ")?;
-                }
-                write_row(f, keys, start + i, depth + 1, budget)?;
-                f.write_str(" => ")?;
-                write_row(f, values, start + i, depth + 1, budget)?;
-            }
-            if len > SHOWN_ELEMENTS {
-                f.write_str(", ...")?;
-            }
-            f.write_str("}")
+            write_separated(
+                f,
+                "{",
+                shown(start, len),
+                if len > SHOWN_ELEMENTS { ", ...}" } else { "}" },
+                |f, i| {
+                    write_row(f, keys, i, depth + 1, budget)?;
+                    f.write_str(" => ")?;
+                    write_row(f, values, i, depth + 1, budget)
+                },
+            )
         }
     }
+}
+
+/// The element rows of an array or map row that are listed: at most [`SHOWN_ELEMENTS`].
+fn shown(start: usize, len: usize) -> std::ops::Range<usize> {
+    start..start + len.min(SHOWN_ELEMENTS)
 }
 
 fn write_scalar(f: &mut fmt::Formatter<'_>, value: crate::Result<Value>) -> fmt::Result {

@@ -178,6 +178,21 @@ impl<R: Read> IoSource<R> {
         self.position += out.len() as u64;
         Ok(())
     }
+
+    /// Appends exactly `chunk` bytes to `out`, read into its spare capacity without zeroing it
+    /// first (for readers that support it); errors are placed at `start`, the buffer's offset.
+    fn append(&mut self, out: &mut Vec<u8>, chunk: usize, start: u64) -> Result<()> {
+        out.reserve(chunk);
+        let read = (&mut self.reader)
+            .take(chunk as u64)
+            .read_to_end(out)
+            .map_err(|err| Error::from(err).with_position(Position::Byte(start)))?;
+        self.position += read as u64;
+        if read < chunk {
+            return Err(Error::at(ErrorKind::UnexpectedEnd, start));
+        }
+        Ok(())
+    }
 }
 
 impl<R: Read> Source for IoSource<R> {
@@ -201,16 +216,7 @@ impl<R: Read> Source for IoSource<R> {
         while out.len() < len {
             let filled = out.len();
             let chunk = (len - filled).min(CHUNK);
-            out.reserve(chunk);
-            // Into the spare capacity, without zeroing it first (for readers that support it).
-            let read = (&mut self.reader)
-                .take(chunk as u64)
-                .read_to_end(&mut out)
-                .map_err(|err| Error::from(err).with_position(Position::Byte(start)))?;
-            self.position += read as u64;
-            if read < chunk {
-                return Err(Error::at(ErrorKind::UnexpectedEnd, start));
-            }
+            self.append(&mut out, chunk, start)?;
             out[filled..].chunks(PIECE).for_each(&mut visit);
         }
         Ok(out)
@@ -224,15 +230,7 @@ impl<R: Read> Source for IoSource<R> {
         while done < len {
             let chunk = (len - done).min(CHUNK);
             scratch.clear();
-            scratch.reserve(chunk);
-            let read = (&mut self.reader)
-                .take(chunk as u64)
-                .read_to_end(&mut scratch)
-                .map_err(|err| Error::from(err).with_position(Position::Byte(start)))?;
-            self.position += read as u64;
-            if read < chunk {
-                return Err(Error::at(ErrorKind::UnexpectedEnd, start));
-            }
+            self.append(&mut scratch, chunk, start)?;
             visit(&scratch);
             done += chunk;
         }
@@ -277,6 +275,15 @@ impl<S: Source> Restorer<S> {
             )
             .with_position(Position::Byte(position))),
         }
+    }
+
+    /// A flag, then the vector when it is set: a ROW child or a LAZY vector's loaded contents.
+    fn optional_vector(&mut self) -> Result<Option<Vector>> {
+        Ok(if self.flag()? {
+            Some(self.vector()?)
+        } else {
+            None
+        })
     }
 
     /// An `i32` size, length or count, which must not be negative.
@@ -365,13 +372,7 @@ impl<S: Source> Restorer<S> {
                     base,
                 }
             }
-            Encoding::Lazy => {
-                if self.flag()? {
-                    Body::Lazy(Some(Box::new(self.vector()?)))
-                } else {
-                    Body::Lazy(None)
-                }
-            }
+            Encoding::Lazy => Body::Lazy(self.optional_vector()?.map(Box::new)),
         };
         self.depth -= 1;
         // Checks that need the whole vector (indices against the base, types of children)
@@ -393,8 +394,7 @@ impl<S: Source> Restorer<S> {
                 }
                 let mut children = Vec::with_capacity(count.min(64));
                 for _ in 0..count {
-                    let present = self.flag()?;
-                    children.push(if present { Some(self.vector()?) } else { None });
+                    children.push(self.optional_vector()?);
                 }
                 FlatData::Row(children)
             }

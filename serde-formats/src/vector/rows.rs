@@ -358,38 +358,28 @@ impl ser::Serializer for ValueSerializer {
     }
 }
 
-impl ser::SerializeSeq for Compound {
-    type Ok = Value;
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.push_positional(value)
-    }
-    fn end(self) -> Result<Value> {
-        Ok(self.finish())
-    }
+/// Sequences, tuples and tuple structs all become positional values of one [`Compound`];
+/// the three serde traits differ only in the name of the method that adds an element.
+macro_rules! positional_compound {
+    ($($trait:ident :: $method:ident),*) => {$(
+        impl ser::$trait for Compound {
+            type Ok = Value;
+            type Error = Error;
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+                self.push_positional(value)
+            }
+            fn end(self) -> Result<Value> {
+                Ok(self.finish())
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for Compound {
-    type Ok = Value;
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.push_positional(value)
-    }
-    fn end(self) -> Result<Value> {
-        Ok(self.finish())
-    }
-}
-
-impl ser::SerializeTupleStruct for Compound {
-    type Ok = Value;
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.push_positional(value)
-    }
-    fn end(self) -> Result<Value> {
-        Ok(self.finish())
-    }
-}
+positional_compound!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field
+);
 
 impl ser::SerializeStruct for Compound {
     type Ok = Value;

@@ -5,7 +5,8 @@ use super::vector::{Body, ConstantValue};
 use super::*;
 use crate::error::ErrorKind;
 
-fn scalar_types() -> Vec<Type> {
+/// Every scalar type, two decimal widths (short and long); shared with `types`' tests.
+pub(super) fn scalar_types() -> Vec<Type> {
     vec![
         Type::Boolean,
         Type::TinyInt,

@@ -455,29 +455,15 @@ impl fmt::Display for Type {
 mod tests {
     use super::*;
 
+    /// Every scalar type (the list the round-trip tests use), then scale-0 and nested types.
     fn all() -> Vec<Type> {
-        vec![
-            Type::Boolean,
-            Type::TinyInt,
-            Type::SmallInt,
-            Type::Integer,
-            Type::BigInt,
-            Type::Real,
-            Type::Double,
-            Type::Varchar,
-            Type::Varbinary,
-            Type::Timestamp,
-            Type::HugeInt,
-            Type::Date,
-            Type::decimal(18, 3).unwrap(),
+        let mut types = crate::vector::tests::scalar_types();
+        types.extend([
             Type::decimal(38, 0).unwrap(),
-            Type::IntervalDayTime,
-            Type::IntervalYearMonth,
-            Type::Json,
-            Type::Unknown,
             Type::array(Type::map(Type::Varchar, Type::Date)),
             Type::row([("a \"q\"", Type::BigInt), ("", Type::row::<&str>([]))]),
-        ]
+        ]);
+        types
     }
 
     #[test]

@@ -87,6 +87,42 @@ pub(crate) fn write_hex(f: &mut fmt::Formatter<'_>, bytes: &[u8]) -> fmt::Result
 }
 
 /// `DATE` as Velox prints it: `YYYY-MM-DD` of the proleptic Gregorian calendar.
+/// Splits ROW values into one column per field (a null row gives a null in every column), for
+/// building children from values. The error is the first value that is not a ROW of `width` fields.
+pub(crate) fn row_columns(values: &[Value], width: usize) -> Result<Vec<Vec<Value>>, &Value> {
+    let mut columns: Vec<Vec<Value>> = vec![Vec::with_capacity(values.len()); width];
+    for value in values {
+        match value {
+            Value::Null => columns.iter_mut().for_each(|c| c.push(Value::Null)),
+            Value::Row(row) if row.len() == width => {
+                for (column, (_, field)) in columns.iter_mut().zip(row) {
+                    column.push(field.clone());
+                }
+            }
+            other => return Err(other),
+        }
+    }
+    Ok(columns)
+}
+
+/// Writes `items` between `open` and `close`, separated by `", "`, each with `item`.
+pub(crate) fn write_separated<T>(
+    f: &mut fmt::Formatter<'_>,
+    open: &str,
+    items: impl IntoIterator<Item = T>,
+    close: &str,
+    mut item: impl FnMut(&mut fmt::Formatter<'_>, T) -> fmt::Result,
+) -> fmt::Result {
+    f.write_str(open)?;
+    for (i, x) in items.into_iter().enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
+        }
+        item(f, x)?;
+    }
+    f.write_str(close)
+}
+
 fn write_date(f: &mut fmt::Formatter<'_>, days: i32) -> fmt::Result {
     // Civil date from days since the epoch (the era-based algorithm of H. Hinnant).
     let z = i64::from(days) + 719_468;
@@ -157,35 +193,14 @@ impl fmt::Display for Value {
             }
             Value::Json(text) => f.write_str(text),
             Value::Array(elements) => {
-                f.write_str("[")?;
-                for (i, element) in elements.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{element}")?;
-                }
-                f.write_str("]")
+                write_separated(f, "[", elements, "]", |f, element| write!(f, "{element}"))
             }
-            Value::Map(entries) => {
-                f.write_str("{")?;
-                for (i, (key, value)) in entries.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{key} => {value}")?;
-                }
-                f.write_str("}")
-            }
-            Value::Row(fields) => {
-                f.write_str("{")?;
-                for (i, (name, value)) in fields.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{name}: {value}")?;
-                }
-                f.write_str("}")
-            }
+            Value::Map(entries) => write_separated(f, "{", entries, "}", |f, (key, value)| {
+                write!(f, "{key} => {value}")
+            }),
+            Value::Row(fields) => write_separated(f, "{", fields, "}", |f, (name, value)| {
+                write!(f, "{name}: {value}")
+            }),
         }
     }
 }
