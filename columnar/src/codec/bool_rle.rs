@@ -355,7 +355,7 @@ mod tests {
 
     use super::*;
     use crate::codec::test_support::{
-        as_byte_string, assert_prefixes, assert_rejects, hex, EntryPoint,
+        assert_prefixes, assert_rejects, hex, stream_agrees_with_bulk, via_serde, EntryPoint,
     };
 
     /// Golden vectors written by hand from `docs/spec/columnar.md` §5.4; the first rows are the
@@ -400,20 +400,13 @@ mod tests {
         }
     }
 
-    fn via_serde(bytes: &[u8]) -> Result<Vec<bool>> {
-        let (wrapped, header) = as_byte_string(bytes);
-        crate::wire::from_bytes::<BoolRleColumn>(&wrapped)
-            .map(|column| column.data)
-            .map_err(|e| Error::at(e.kind(), e.offset().map_or(u64::MAX, |o| o - header as u64)))
-    }
-
     #[test]
     fn rejects_hostile_inputs() {
         let entry_points: [EntryPoint<bool>; 4] = [
             ("decode", &decode),
             ("iter", &|b| BoolRleIter::new(b).collect()),
             ("column", &|b| BoolRleColumn::decode(b).map(|c| c.data)),
-            ("serde", &via_serde),
+            ("serde", &|b| via_serde(b, |c: BoolRleColumn| c.data)),
         ];
         let table: &[(&str, ErrorKind, u64)] = &[
             // a count of 0 after the first
@@ -468,11 +461,7 @@ mod tests {
 
         #[test]
         fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..64)) {
-            let mut iter = BoolRleIter::new(&bytes);
-            let streamed: Result<Vec<bool>> = iter.by_ref().take(10_000).collect();
-            if iter.next().is_none() {
-                prop_assert_eq!(decode(&bytes), streamed);
-            }
+            stream_agrees_with_bulk(BoolRleIter::new(&bytes), || decode(&bytes))?;
         }
     }
 }

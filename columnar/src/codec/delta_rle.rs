@@ -475,7 +475,8 @@ mod tests {
 
     use super::*;
     use crate::codec::test_support::{
-        as_byte_string, assert_prefixes, assert_rejects, hex, EntryPoint,
+        assert_prefixes, assert_rejects, hex, runs_of, stream_agrees_with_bulk, via_serde,
+        EntryPoint,
     };
 
     #[test]
@@ -581,13 +582,6 @@ mod tests {
         );
     }
 
-    fn via_serde(bytes: &[u8]) -> Result<Vec<u8>> {
-        let (wrapped, header) = as_byte_string(bytes);
-        crate::wire::from_bytes::<DeltaRleColumn<u8>>(&wrapped)
-            .map(|column| column.data)
-            .map_err(|e| Error::at(e.kind(), e.offset().map_or(u64::MAX, |o| o - header as u64)))
-    }
-
     #[test]
     fn rejects_hostile_inputs() {
         let entry_points: [EntryPoint<u8>; 4] = [
@@ -596,7 +590,7 @@ mod tests {
             ("column", &|b| {
                 DeltaRleColumn::<u8>::decode(b).map(|c| c.data)
             }),
-            ("serde", &via_serde),
+            ("serde", &|b| via_serde(b, |c: DeltaRleColumn<u8>| c.data)),
         ];
         let max_i128 = format!("03 fe {} 03 02", "ff ".repeat(17));
         let overlong_i128 = format!("01 {} 00", "80 ".repeat(19));
@@ -666,36 +660,25 @@ mod tests {
         Ok(())
     }
 
-    fn steppy<T: Clone + std::fmt::Debug>(
-        element: impl Strategy<Value = T>,
-    ) -> impl Strategy<Value = Vec<T>> {
-        prop::collection::vec((element, 1usize..4), 0..40).prop_map(|pairs| {
-            pairs
-                .into_iter()
-                .flat_map(|(value, times)| std::iter::repeat_n(value, times))
-                .collect()
-        })
-    }
-
     proptest! {
         #[test]
         fn u64_round_trips_and_matches_serde_columnar(
-            values in steppy(prop_oneof![Just(0u64), Just(u64::MAX), 0u64..5, any::<u64>()])
+            values in runs_of(prop_oneof![Just(0u64), Just(u64::MAX), 0u64..5, any::<u64>()])
         ) {
             round_trip_and_compare(values)?;
         }
 
         #[test]
         fn i64_round_trips_and_matches_serde_columnar(
-            values in steppy(prop_oneof![Just(i64::MIN), Just(i64::MAX), -3i64..3, any::<i64>()])
+            values in runs_of(prop_oneof![Just(i64::MIN), Just(i64::MAX), -3i64..3, any::<i64>()])
         ) {
             round_trip_and_compare(values)?;
         }
 
         #[test]
         fn small_types_round_trip_and_match_serde_columnar(
-            a in steppy(any::<u8>()), b in steppy(any::<i16>()), c in steppy(any::<u32>()),
-            d in steppy(any::<usize>()), e in steppy(any::<isize>()), f in steppy(any::<i8>()),
+            a in runs_of(any::<u8>()), b in runs_of(any::<i16>()), c in runs_of(any::<u32>()),
+            d in runs_of(any::<usize>()), e in runs_of(any::<isize>()), f in runs_of(any::<i8>()),
         ) {
             round_trip_and_compare(a)?;
             round_trip_and_compare(b)?;
@@ -707,8 +690,8 @@ mod tests {
 
         #[test]
         fn wide_types_round_trip(
-            values in steppy(prop_oneof![Just(i128::MIN / 2), Just(i128::MAX / 2), -3i128..3]),
-            unsigned in steppy(prop_oneof![Just(0u128), Just(i128::MAX as u128), 0u128..3]),
+            values in runs_of(prop_oneof![Just(i128::MIN / 2), Just(i128::MAX / 2), -3i128..3]),
+            unsigned in runs_of(prop_oneof![Just(0u128), Just(i128::MAX as u128), 0u128..3]),
         ) {
             // Differences of these stay inside i128; the peer agrees on them.
             round_trip_and_compare(values)?;
@@ -716,18 +699,14 @@ mod tests {
         }
 
         #[test]
-        fn bools_round_trip(values in steppy(any::<bool>())) {
+        fn bools_round_trip(values in runs_of(any::<bool>())) {
             let bytes = encode(&values).unwrap();
             prop_assert_eq!(decode::<bool>(&bytes).unwrap(), values);
         }
 
         #[test]
         fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..64)) {
-            let mut iter = DeltaRleIter::<i32>::new(&bytes);
-            let streamed: Result<Vec<i32>> = iter.by_ref().take(10_000).collect();
-            if iter.next().is_none() {
-                prop_assert_eq!(decode::<i32>(&bytes), streamed);
-            }
+            stream_agrees_with_bulk(DeltaRleIter::<i32>::new(&bytes), || decode(&bytes))?;
         }
     }
 }

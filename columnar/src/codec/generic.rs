@@ -264,10 +264,8 @@ mod tests {
     use serde::{Deserialize, Serialize};
 
     use super::*;
-    use crate::codec::test_support::{
-        as_byte_string, assert_prefixes, assert_rejects, hex, EntryPoint,
-    };
-    use crate::{Error, ErrorKind};
+    use crate::codec::test_support::{assert_prefixes, assert_rejects, hex, via_serde, EntryPoint};
+    use crate::ErrorKind;
 
     #[test]
     fn encodes_and_decodes_golden_vectors() {
@@ -298,13 +296,6 @@ mod tests {
         assert_eq!(decode::<&str>(&bytes).unwrap(), ["hi", ""]);
     }
 
-    fn via_serde(bytes: &[u8]) -> Result<Vec<u32>> {
-        let (wrapped, header) = as_byte_string(bytes);
-        crate::wire::from_bytes::<GenericColumn<u32>>(&wrapped)
-            .map(|column| column.data)
-            .map_err(|e| Error::at(e.kind(), e.offset().map_or(u64::MAX, |o| o - header as u64)))
-    }
-
     #[test]
     fn rejects_hostile_inputs() {
         let entry_points: [EntryPoint<u32>; 4] = [
@@ -313,7 +304,7 @@ mod tests {
             ("column", &|b| {
                 GenericColumn::<u32>::decode(b).map(|c| c.data)
             }),
-            ("serde", &via_serde),
+            ("serde", &|b| via_serde(b, |c: GenericColumn<u32>| c.data)),
         ];
         let table: &[(&str, ErrorKind, u64)] = &[
             // no count at all

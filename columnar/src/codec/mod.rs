@@ -280,7 +280,10 @@ pub(crate) mod serde_glue {
 pub(crate) mod test_support {
     use std::fmt::Debug;
 
-    use crate::{ErrorKind, Result};
+    use proptest::prelude::*;
+    use serde::de::DeserializeOwned;
+
+    use crate::{Error, ErrorKind, Result};
 
     /// Parses space-separated hex, as golden vectors are written.
     pub(crate) fn hex(text: &str) -> Vec<u8> {
@@ -331,6 +334,43 @@ pub(crate) mod test_support {
         crate::wire::write_bytes(&mut out, bytes);
         let header = out.len() - bytes.len();
         (out, header)
+    }
+
+    /// Decodes codec output as the column type `C` read through serde from inside a byte
+    /// string (the way a table holds it), with error offsets made relative to `bytes` again.
+    pub(crate) fn via_serde<C: DeserializeOwned, T>(
+        bytes: &[u8],
+        values: impl FnOnce(C) -> Vec<T>,
+    ) -> Result<Vec<T>> {
+        let (wrapped, header) = as_byte_string(bytes);
+        crate::wire::from_bytes::<C>(&wrapped)
+            .map(values)
+            .map_err(|e| Error::at(e.kind(), e.offset().map_or(u64::MAX, |o| o - header as u64)))
+    }
+
+    /// On any input: when the streaming iterator ends within 10 000 values (runs expand without
+    /// input, so not every column ends quickly), bulk decoding gives the same values or error.
+    pub(crate) fn stream_agrees_with_bulk<T: PartialEq + Debug>(
+        mut stream: impl Iterator<Item = Result<T>>,
+        bulk: impl FnOnce() -> Result<Vec<T>>,
+    ) -> std::result::Result<(), TestCaseError> {
+        let streamed: Result<Vec<T>> = stream.by_ref().take(10_000).collect();
+        if stream.next().is_none() {
+            prop_assert_eq!(bulk(), streamed);
+        }
+        Ok(())
+    }
+
+    /// Vectors in which runs are likely: each drawn element repeated one to three times.
+    pub(crate) fn runs_of<T: Clone + Debug>(
+        element: impl Strategy<Value = T>,
+    ) -> impl Strategy<Value = Vec<T>> {
+        proptest::collection::vec((element, 1usize..4), 0..40).prop_map(|pairs| {
+            pairs
+                .into_iter()
+                .flat_map(|(value, times)| std::iter::repeat_n(value, times))
+                .collect()
+        })
     }
 }
 

@@ -429,9 +429,10 @@ mod tests {
 
     use super::*;
     use crate::codec::test_support::{
-        as_byte_string, assert_prefixes, assert_rejects, hex, EntryPoint,
+        assert_prefixes, assert_rejects, hex, runs_of, stream_agrees_with_bulk, via_serde,
+        EntryPoint,
     };
-    use crate::{Error, ErrorKind};
+    use crate::ErrorKind;
 
     /// Golden vectors written by hand from `docs/spec/columnar.md` §5.2 (the encoder's state
     /// machine); they are the Rle rows of the worked examples in §6.2.
@@ -511,20 +512,13 @@ mod tests {
         }
     }
 
-    fn via_serde<T: Clone + serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<Vec<T>> {
-        let (wrapped, header) = as_byte_string(bytes);
-        crate::wire::from_bytes::<RleColumn<T>>(&wrapped)
-            .map(|column| column.data)
-            .map_err(|e| Error::at(e.kind(), e.offset().map_or(u64::MAX, |o| o - header as u64)))
-    }
-
     #[test]
     fn rejects_hostile_inputs() {
         let u32_entry_points: [EntryPoint<u32>; 4] = [
             ("decode", &|b| decode::<u32>(b)),
             ("iter", &|b| AnyRleIter::new(b).collect()),
             ("column", &|b| RleColumn::<u32>::decode(b).map(|c| c.data)),
-            ("serde", &|b| via_serde::<u32>(b)),
+            ("serde", &|b| via_serde(b, |c: RleColumn<u32>| c.data)),
         ];
         let table: &[(&str, ErrorKind, u64)] = &[
             // count 0
@@ -556,7 +550,7 @@ mod tests {
         let string_entry_points: [EntryPoint<String>; 3] = [
             ("decode", &|b| decode::<String>(b)),
             ("iter", &|b| AnyRleIter::new(b).collect()),
-            ("serde", &|b| via_serde::<String>(b)),
+            ("serde", &|b| via_serde(b, |c: RleColumn<String>| c.data)),
         ];
         // invalid UTF-8 at the string's first payload byte
         assert_rejects(
@@ -631,57 +625,38 @@ mod tests {
         Ok(())
     }
 
-    fn runny<T: Clone + std::fmt::Debug>(
-        element: impl Strategy<Value = T>,
-    ) -> impl Strategy<Value = Vec<T>> {
-        // (value, repeat) pairs make runs likely.
-        prop::collection::vec((element, 1usize..4), 0..40).prop_map(|pairs| {
-            pairs
-                .into_iter()
-                .flat_map(|(value, times)| std::iter::repeat_n(value, times))
-                .collect()
-        })
-    }
-
     proptest! {
         #[test]
         fn u64_columns_round_trip_and_match_serde_columnar(
-            values in runny(prop_oneof![Just(0u64), Just(u64::MAX), 0u64..4, any::<u64>()])
+            values in runs_of(prop_oneof![Just(0u64), Just(u64::MAX), 0u64..4, any::<u64>()])
         ) {
             round_trip_and_compare(values)?;
         }
 
         #[test]
         fn i64_columns_round_trip_and_match_serde_columnar(
-            values in runny(prop_oneof![Just(i64::MIN), Just(i64::MAX), -2i64..2, any::<i64>()])
+            values in runs_of(prop_oneof![Just(i64::MIN), Just(i64::MAX), -2i64..2, any::<i64>()])
         ) {
             round_trip_and_compare(values)?;
         }
 
         #[test]
         fn string_columns_round_trip_and_match_serde_columnar(
-            values in runny(prop_oneof![Just(String::new()), "[a-c]", ".*"])
+            values in runs_of(prop_oneof![Just(String::new()), "[a-c]", ".*"])
         ) {
             round_trip_and_compare(values)?;
         }
 
         #[test]
         fn tuple_columns_round_trip_and_match_serde_columnar(
-            values in runny((any::<Option<u8>>(), any::<bool>(), -3i128..3))
+            values in runs_of((any::<Option<u8>>(), any::<bool>(), -3i128..3))
         ) {
             round_trip_and_compare(values)?;
         }
 
         #[test]
         fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..64)) {
-            // Runs expand without input, so only columns the iterator finishes quickly are also
-            // decoded in bulk; both entry points must then agree, errors included.
-            let mut iter = AnyRleIter::<u16>::new(&bytes);
-            let streamed: Result<Vec<u16>> = iter.by_ref().take(10_000).collect();
-            if iter.next().is_none() {
-                let bulk = decode::<u16>(&bytes);
-                prop_assert_eq!(bulk, streamed);
-            }
+            stream_agrees_with_bulk(AnyRleIter::<u16>::new(&bytes), || decode(&bytes))?;
         }
     }
 }
