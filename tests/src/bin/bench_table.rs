@@ -4,6 +4,7 @@
 //! cargo run --release -p integration-tests --bin bench-table            # run the suite, then print
 //! cargo run --release -p integration-tests --bin bench-table -- --no-run # print the last results
 //! cargo run --release -p integration-tests --bin bench-table -- --quick  # short criterion settings
+//! cargo run --release -p integration-tests --bin bench-table -- toc_write # only matching benchmarks
 //! ```
 //!
 //! Each row is one of our functions in one criterion group (and operation, and input); each
@@ -51,13 +52,18 @@ fn main() -> ExitCode {
     let started = SystemTime::now();
     if run {
         let mut cargo = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-        cargo.arg("bench");
+        // `--bench '*'`: the criterion targets only, not the libraries' libtest harnesses
+        // (`--benches` includes those), which reject criterion's options.
+        cargo.args(["bench", "--bench", "*"]);
         for package in PACKAGES {
             cargo.args(["-p", package]);
         }
+        cargo.arg("--");
         if quick {
-            cargo.args(["--", "--warm-up-time", "1", "--measurement-time", "3"]);
+            cargo.args(["--warm-up-time", "1", "--measurement-time", "3"]);
         }
+        // Anything else is criterion's: a filter such as `toc_write`, or its own options.
+        cargo.args(args.iter().filter(|a| *a != "--no-run" && *a != "--quick"));
         match cargo.status() {
             Ok(status) if status.success() => {}
             Ok(status) => {
