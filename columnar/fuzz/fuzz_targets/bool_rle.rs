@@ -2,19 +2,15 @@
 #![no_main]
 
 use columnar::codec::{bool_rle, BoolRleIter};
+use common::agree;
 use libfuzzer_sys::fuzz_target;
 
-const STREAM_LIMIT: usize = 1 << 12;
+#[path = "common.rs"]
+mod common;
 
 fuzz_target!(|data: &[u8]| {
-    let mut iter = BoolRleIter::new(data);
-    let streamed: Result<Vec<bool>, _> = iter.by_ref().take(STREAM_LIMIT).collect();
-    if iter.next().is_none() {
-        let bulk = bool_rle::decode(data);
-        assert_eq!(bulk, streamed);
-        if let Ok(values) = bulk {
-            let again = bool_rle::encode(&values).unwrap();
-            assert_eq!(bool_rle::decode(&again).unwrap(), values);
-        }
+    if let Some(values) = agree(BoolRleIter::new(data), || bool_rle::decode(data)) {
+        let again = bool_rle::encode(&values).unwrap();
+        assert_eq!(bool_rle::decode(&again).unwrap(), values);
     }
 });

@@ -6,7 +6,11 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use columnar::columnar;
+use common::streamed;
 use libfuzzer_sys::fuzz_target;
+
+#[path = "common.rs"]
+mod common;
 
 #[columnar(vec, map, ser, de, iterable)]
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -51,28 +55,17 @@ struct Table<'a> {
     extra: Option<String>,
 }
 
-/// Rows streamed past this many are not compared (a run can claim 10^9 rows).
-const STREAM_LIMIT: usize = 1 << 12;
-
 fuzz_target!(|data: &[u8]| {
     let bulk = columnar::from_bytes::<Table>(data);
-    let streamed = columnar::iter_from_bytes::<Table>(data).map(|iter| {
-        let mut rows = iter.rows;
-        let head: columnar::Result<Vec<Row>> = rows.by_ref().take(STREAM_LIMIT).collect();
-        (
-            head,
-            rows.next().is_none(),
-            iter.by_key,
-            iter.version,
-            iter.extra,
-        )
-    });
+    // The rows streamed, when there are at most `STREAM_LIMIT` (a run can claim 10^9 rows).
+    let streamed = columnar::iter_from_bytes::<Table>(data)
+        .map(|iter| (streamed(iter.rows), iter.by_key, iter.version, iter.extra));
     if let Ok(table) = &bulk {
         // Whatever decodes in bulk decodes streaming to the same rows.
-        let (head, ended, by_key, version, extra) =
+        let (rows, by_key, version, extra) =
             streamed.expect("iter_from_bytes failed on a table from_bytes accepts");
-        if ended {
-            assert_eq!(head.as_ref().ok(), Some(&table.rows));
+        if let Some(rows) = rows {
+            assert_eq!(rows.as_ref().ok(), Some(&table.rows));
         }
         assert_eq!(
             (&by_key, version, &extra),

@@ -113,6 +113,16 @@ impl<'de> Deserializer<'de> {
         self.leave();
         result
     }
+
+    /// A sequence or map: its varint count, then `visit` one level deeper over that many
+    /// elements (entries); errors without an offset are placed at the count.
+    #[inline]
+    fn counted<T>(&mut self, visit: impl FnOnce(SeqAccess<'_, 'de>) -> Result<T>) -> Result<T> {
+        let start = self.reader.offset();
+        let left = self.reader.read_varint_usize()?;
+        self.nested(|de| visit(SeqAccess { de, left }))
+            .map_err(|e| e.or_offset(start as u64))
+    }
 }
 
 /// Deserializes a `T` that must use every byte of `bytes`.
@@ -217,11 +227,8 @@ impl<'de> de::MapAccess<'de> for SeqAccess<'_, 'de> {
 
     #[inline]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        if self.left == 0 {
-            return Ok(None);
-        }
-        self.left -= 1;
-        seed.deserialize(&mut *self.de).map(Some)
+        // Each entry counts once: its key is read like an element, its value follows.
+        de::SeqAccess::next_element_seed(self, seed)
     }
 
     #[inline]
@@ -235,29 +242,19 @@ impl<'de> de::MapAccess<'de> for SeqAccess<'_, 'de> {
     }
 }
 
-macro_rules! varint_method {
-    ($method:ident, $visit:ident, $read:ident, $ty:ty) => {
+/// A `deserialize_*` method for a scalar: `read` takes the value from `$reader` (the error
+/// offset of a bad value is `$start`, its first byte), and an error of the visitor is placed
+/// there too.
+macro_rules! scalar_method {
+    ($method:ident, $visit:ident, |$reader:ident, $start:ident| $read:expr) => {
         #[inline]
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            let start = self.reader.offset();
-            let value: $ty = self.reader.$read()?;
+            let $start = self.reader.offset() as u64;
+            let $reader = &mut self.reader;
+            let value = $read;
             visitor
                 .$visit::<Error>(value)
-                .map_err(|e| e.or_offset(start as u64))
-        }
-    };
-}
-
-macro_rules! zigzag_method {
-    ($method:ident, $visit:ident, $read:ident, $ty:ty) => {
-        #[inline]
-        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            let start = self.reader.offset();
-            // A zigzag value of N bits always maps back into the N-bit signed range.
-            let value = super::unzigzag_i64(u64::from(self.reader.$read()?)) as $ty;
-            visitor
-                .$visit::<Error>(value)
-                .map_err(|e| e.or_offset(start as u64))
+                .map_err(|e| e.or_offset($start))
         }
     };
 }
@@ -293,83 +290,42 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         .or_offset(self.reader.offset() as u64))
     }
 
-    #[inline]
-    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let start = self.reader.offset();
-        let value = match self.reader.read_u8()? {
+    scalar_method!(
+        deserialize_bool,
+        visit_bool,
+        |r, start| match r.read_u8()? {
             0 => false,
             1 => true,
-            _ => return Err(Error::at(ErrorKind::BadTag, start as u64)),
-        };
-        visitor
-            .visit_bool::<Error>(value)
-            .map_err(|e| e.or_offset(start as u64))
-    }
-
-    #[inline]
-    fn deserialize_i8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let start = self.reader.offset();
-        let byte = self.reader.read_u8()?;
-        visitor
-            .visit_i8::<Error>(byte as i8)
-            .map_err(|e| e.or_offset(start as u64))
-    }
-
-    #[inline]
-    fn deserialize_u8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let start = self.reader.offset();
-        let byte = self.reader.read_u8()?;
-        visitor
-            .visit_u8::<Error>(byte)
-            .map_err(|e| e.or_offset(start as u64))
-    }
-
-    zigzag_method!(deserialize_i16, visit_i16, read_varint_u16, i16);
-    zigzag_method!(deserialize_i32, visit_i32, read_varint_u32, i32);
-    varint_method!(deserialize_u16, visit_u16, read_varint_u16, u16);
-    varint_method!(deserialize_u32, visit_u32, read_varint_u32, u32);
-    varint_method!(deserialize_u64, visit_u64, read_varint_u64, u64);
-    varint_method!(deserialize_u128, visit_u128, read_varint_u128, u128);
-
-    #[inline]
-    fn deserialize_i64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let start = self.reader.offset();
-        let value = self.reader.read_zigzag_i64()?;
-        visitor
-            .visit_i64::<Error>(value)
-            .map_err(|e| e.or_offset(start as u64))
-    }
-
-    #[inline]
-    fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let start = self.reader.offset();
-        let value = self.reader.read_zigzag_i128()?;
-        visitor
-            .visit_i128::<Error>(value)
-            .map_err(|e| e.or_offset(start as u64))
-    }
-
-    #[inline]
-    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let start = self.reader.offset();
-        let bytes = self.reader.read_slice(4)?;
-        let mut raw = [0u8; 4];
-        raw.copy_from_slice(bytes);
-        visitor
-            .visit_f32::<Error>(f32::from_bits(u32::from_le_bytes(raw)))
-            .map_err(|e| e.or_offset(start as u64))
-    }
-
-    #[inline]
-    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let start = self.reader.offset();
-        let bytes = self.reader.read_slice(8)?;
-        let mut raw = [0u8; 8];
-        raw.copy_from_slice(bytes);
-        visitor
-            .visit_f64::<Error>(f64::from_bits(u64::from_le_bytes(raw)))
-            .map_err(|e| e.or_offset(start as u64))
-    }
+            _ => return Err(Error::at(ErrorKind::BadTag, start)),
+        }
+    );
+    scalar_method!(deserialize_i8, visit_i8, |r, _start| r.read_u8()? as i8);
+    scalar_method!(deserialize_u8, visit_u8, |r, _start| r.read_u8()?);
+    // A zigzag value of N bits always maps back into the N-bit signed range.
+    scalar_method!(deserialize_i16, visit_i16, |r, _start| {
+        super::unzigzag_i64(u64::from(r.read_varint_u16()?)) as i16
+    });
+    scalar_method!(deserialize_i32, visit_i32, |r, _start| {
+        super::unzigzag_i64(u64::from(r.read_varint_u32()?)) as i32
+    });
+    scalar_method!(deserialize_i64, visit_i64, |r, _start| r
+        .read_zigzag_i64()?);
+    scalar_method!(deserialize_i128, visit_i128, |r, _start| r
+        .read_zigzag_i128()?);
+    scalar_method!(deserialize_u16, visit_u16, |r, _start| r
+        .read_varint_u16()?);
+    scalar_method!(deserialize_u32, visit_u32, |r, _start| r
+        .read_varint_u32()?);
+    scalar_method!(deserialize_u64, visit_u64, |r, _start| r
+        .read_varint_u64()?);
+    scalar_method!(deserialize_u128, visit_u128, |r, _start| r
+        .read_varint_u128()?);
+    scalar_method!(deserialize_f32, visit_f32, |r, _start| {
+        f32::from_bits(u32::from_le_bytes(r.read_array()?))
+    });
+    scalar_method!(deserialize_f64, visit_f64, |r, _start| {
+        f64::from_bits(u64::from_le_bytes(r.read_array()?))
+    });
 
     #[inline]
     fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -480,10 +436,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     #[inline]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let start = self.reader.offset();
-        let len = self.reader.read_varint_usize()?;
-        self.nested(|de| visitor.visit_seq(SeqAccess { de, left: len }))
-            .map_err(|e| e.or_offset(start as u64))
+        self.counted(|access| visitor.visit_seq(access))
     }
 
     #[inline]
@@ -505,10 +458,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     #[inline]
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let start = self.reader.offset();
-        let len = self.reader.read_varint_usize()?;
-        self.nested(|de| visitor.visit_map(SeqAccess { de, left: len }))
-            .map_err(|e| e.or_offset(start as u64))
+        self.counted(|access| visitor.visit_map(access))
     }
 
     #[inline]

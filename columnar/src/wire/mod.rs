@@ -240,6 +240,17 @@ impl<'de> Reader<'de> {
         Ok(slice)
     }
 
+    /// Reads exactly `N` bytes into an array (a fixed-width little-endian number).
+    ///
+    /// # Errors
+    /// [`ErrorKind::UnexpectedEnd`] when fewer than `N` bytes are left (nothing is consumed).
+    #[inline]
+    pub fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        let mut array = [0u8; N];
+        array.copy_from_slice(self.read_slice(N)?);
+        Ok(array)
+    }
+
     /// Reads a byte string: a varint length checked against the bytes left, then the bytes.
     ///
     /// # Errors

@@ -75,6 +75,23 @@ pub fn append<T: Serialize + ?Sized>(value: &T, out: &mut Vec<u8>) -> Result<()>
     result
 }
 
+/// `serialize_*` methods that append one scalar to the output: `$write` appends `$v` to
+/// `$out` (the output vector).
+macro_rules! scalar_methods {
+    ($($method:ident($ty:ty)),+ => |$out:ident, $v:ident| $write:expr) => {
+        $(
+            #[inline]
+            // A group's conversion widens every type of it but the widest.
+            #[allow(clippy::useless_conversion)]
+            fn $method(self, $v: $ty) -> Result<()> {
+                let $out = &mut self.out;
+                $write;
+                Ok(())
+            }
+        )+
+    };
+}
+
 impl ser::Serializer for &mut Serializer {
     type Ok = ();
     type Error = Error;
@@ -90,83 +107,17 @@ impl ser::Serializer for &mut Serializer {
         false
     }
 
-    #[inline]
-    fn serialize_bool(self, v: bool) -> Result<()> {
-        self.out.push(u8::from(v));
-        Ok(())
-    }
-
-    #[inline]
-    fn serialize_i8(self, v: i8) -> Result<()> {
-        self.out.push(v as u8);
-        Ok(())
-    }
-
-    #[inline]
-    fn serialize_i16(self, v: i16) -> Result<()> {
-        write_zigzag_i64(&mut self.out, i64::from(v));
-        Ok(())
-    }
-
-    #[inline]
-    fn serialize_i32(self, v: i32) -> Result<()> {
-        write_zigzag_i64(&mut self.out, i64::from(v));
-        Ok(())
-    }
-
-    #[inline]
-    fn serialize_i64(self, v: i64) -> Result<()> {
-        write_zigzag_i64(&mut self.out, v);
-        Ok(())
-    }
-
-    #[inline]
-    fn serialize_i128(self, v: i128) -> Result<()> {
-        write_zigzag_i128(&mut self.out, v);
-        Ok(())
-    }
-
-    #[inline]
-    fn serialize_u8(self, v: u8) -> Result<()> {
-        self.out.push(v);
-        Ok(())
-    }
-
-    #[inline]
-    fn serialize_u16(self, v: u16) -> Result<()> {
-        write_varint_u64(&mut self.out, u64::from(v));
-        Ok(())
-    }
-
-    #[inline]
-    fn serialize_u32(self, v: u32) -> Result<()> {
-        write_varint_u64(&mut self.out, u64::from(v));
-        Ok(())
-    }
-
-    #[inline]
-    fn serialize_u64(self, v: u64) -> Result<()> {
-        write_varint_u64(&mut self.out, v);
-        Ok(())
-    }
-
-    #[inline]
-    fn serialize_u128(self, v: u128) -> Result<()> {
-        write_varint_u128(&mut self.out, v);
-        Ok(())
-    }
-
-    #[inline]
-    fn serialize_f32(self, v: f32) -> Result<()> {
-        self.out.extend_from_slice(&v.to_bits().to_le_bytes());
-        Ok(())
-    }
-
-    #[inline]
-    fn serialize_f64(self, v: f64) -> Result<()> {
-        self.out.extend_from_slice(&v.to_bits().to_le_bytes());
-        Ok(())
-    }
+    // Scalars: one byte, a varint (zigzag for signed), or the little-endian IEEE bits.
+    scalar_methods!(serialize_bool(bool) => |out, v| out.push(u8::from(v)));
+    scalar_methods!(serialize_i8(i8), serialize_u8(u8) => |out, v| out.push(v as u8));
+    scalar_methods!(serialize_i16(i16), serialize_i32(i32), serialize_i64(i64)
+        => |out, v| write_zigzag_i64(out, i64::from(v)));
+    scalar_methods!(serialize_u16(u16), serialize_u32(u32), serialize_u64(u64)
+        => |out, v| write_varint_u64(out, u64::from(v)));
+    scalar_methods!(serialize_i128(i128) => |out, v| write_zigzag_i128(out, v));
+    scalar_methods!(serialize_u128(u128) => |out, v| write_varint_u128(out, v));
+    scalar_methods!(serialize_f32(f32), serialize_f64(f64)
+        => |out, v| out.extend_from_slice(&v.to_bits().to_le_bytes()));
 
     #[inline]
     fn serialize_char(self, v: char) -> Result<()> {
@@ -306,16 +257,27 @@ impl ser::Serializer for &mut Serializer {
     }
 }
 
+/// Implements a compound serializer trait whose elements are written one after the other with
+/// nothing between them: `compound!(Trait, ...: (method, ...))`; a method followed by `_key`
+/// also takes the field name, which is not stored.
 macro_rules! compound {
-    ($trait:ident, $method:ident) => {
+    ($($trait:ident),+: $methods:tt) => {
+        $(compound!(@impl $trait $methods);)+
+    };
+    (@impl $trait:ident ($($method:ident $($keyed:ident)?),+)) => {
         impl ser::$trait for &mut Serializer {
             type Ok = ();
             type Error = Error;
-
-            #[inline]
-            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-                value.serialize(&mut **self)
-            }
+            $(
+                #[inline]
+                fn $method<T: Serialize + ?Sized>(
+                    &mut self,
+                    $($keyed: &'static str,)?
+                    value: &T,
+                ) -> Result<()> {
+                    value.serialize(&mut **self)
+                }
+            )+
 
             #[inline]
             fn end(self) -> Result<()> {
@@ -325,65 +287,7 @@ macro_rules! compound {
     };
 }
 
-compound!(SerializeSeq, serialize_element);
-compound!(SerializeTuple, serialize_element);
-compound!(SerializeTupleStruct, serialize_field);
-compound!(SerializeTupleVariant, serialize_field);
-
-impl ser::SerializeMap for &mut Serializer {
-    type Ok = ();
-    type Error = Error;
-
-    #[inline]
-    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<()> {
-        key.serialize(&mut **self)
-    }
-
-    #[inline]
-    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        value.serialize(&mut **self)
-    }
-
-    #[inline]
-    fn end(self) -> Result<()> {
-        Ok(())
-    }
-}
-
-impl ser::SerializeStruct for &mut Serializer {
-    type Ok = ();
-    type Error = Error;
-
-    #[inline]
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        _key: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        value.serialize(&mut **self)
-    }
-
-    #[inline]
-    fn end(self) -> Result<()> {
-        Ok(())
-    }
-}
-
-impl ser::SerializeStructVariant for &mut Serializer {
-    type Ok = ();
-    type Error = Error;
-
-    #[inline]
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        _key: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        value.serialize(&mut **self)
-    }
-
-    #[inline]
-    fn end(self) -> Result<()> {
-        Ok(())
-    }
-}
+compound!(SerializeSeq, SerializeTuple: (serialize_element));
+compound!(SerializeTupleStruct, SerializeTupleVariant: (serialize_field));
+compound!(SerializeMap: (serialize_key, serialize_value));
+compound!(SerializeStruct, SerializeStructVariant: (serialize_field _key));
