@@ -1,23 +1,30 @@
 //! What we write, we read, for every library format near its limits: deep nesting around the
 //! depth limit and long runs of zero-sized or nil items. Whatever the encoder accepts, the
 //! decoder reads back equal under default limits, and the encoder refuses only values past a
-//! limit, with depth and zero-sized counts computed here from the module docs' definitions.
+//! limit, with depth and zero-sized counts computed from the module docs' definitions (in
+//! `integration_tests::limit_trees`, shared with the fuzz targets).
 //! (The shallow, rich round trips live in `dynd_roundtrip.rs`, `typed_column.rs` and the toc
 //! unit tests; the fuzz targets `*_roundtrip` check the same properties.)
 
 use std::collections::BTreeMap;
 
+use integration_tests::limit_trees::{dy_depth, dy_units, tc_depth, DyTree as Dy, TcTree as Tc};
 use proptest::prelude::*;
-use serde::{Deserialize, Serialize};
 use serde_formats::toc::{self, Config, Reader};
 use serde_formats::{dynd, typed_column, ErrorKind};
 
-/// How many wrapping levels to add: mostly near `around`, sometimes few.
-fn levels(around: usize) -> impl Strategy<Value = Vec<u8>> {
-    prop_oneof![
+/// `tree` wrapped in levels, each made by `wrap` from a random byte: mostly near `around`
+/// levels, sometimes few.
+fn wrapped<T: std::fmt::Debug>(
+    tree: impl Strategy<Value = T>,
+    around: usize,
+    wrap: fn(T, u8) -> T,
+) -> impl Strategy<Value = T> {
+    let levels = prop_oneof![
         1 => proptest::collection::vec(any::<u8>(), 0..4),
         3 => proptest::collection::vec(any::<u8>(), around - 4..around + 4),
-    ]
+    ];
+    (tree, levels).prop_map(move |(tree, wraps)| wraps.into_iter().fold(tree, wrap))
 }
 
 fn unit_run() -> impl Strategy<Value = usize> {
@@ -26,35 +33,11 @@ fn unit_run() -> impl Strategy<Value = usize> {
 
 // ---- typed-column ----
 
-#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
-enum Tc {
-    Int(i64),
-    Text(String),
-    Unit,
-    Units(Vec<()>),
-    List(Vec<Tc>),
-    Opt(Option<Box<Tc>>),
-    Map(BTreeMap<u8, Tc>),
-}
-
-/// Columns on the deepest path: every variant but `Unit` is a `[name, payload]` Column, and
-/// empty Columns (`()`, `None`) count.
-fn tc_depth(tree: &Tc) -> usize {
-    match tree {
-        Tc::Unit => 0,
-        Tc::Int(_) | Tc::Text(_) => 1,
-        Tc::Units(units) => 2 + usize::from(!units.is_empty()),
-        Tc::List(items) => 2 + items.iter().map(tc_depth).max().unwrap_or(0),
-        Tc::Opt(None) => 2,
-        Tc::Opt(Some(inner)) => 2 + tc_depth(inner),
-        Tc::Map(map) => 2 + map.values().map(|v| 1 + tc_depth(v)).max().unwrap_or(0),
-    }
-}
-
 fn tc_tree() -> impl Strategy<Value = Tc> {
     let leaf = prop_oneof![
         any::<i64>().prop_map(Tc::Int),
         ".{0,6}".prop_map(Tc::Text),
+        any::<bool>().prop_map(Tc::Flag),
         Just(Tc::Unit),
         unit_run().prop_map(|n| Tc::Units(vec![(); n])),
         Just(Tc::Opt(None)),
@@ -67,55 +50,14 @@ fn tc_tree() -> impl Strategy<Value = Tc> {
         ]
     });
     // Two Columns a level: 64 levels reach the limit of 128.
-    (tree, levels(62)).prop_map(|(mut tree, wraps)| {
-        for wrap in wraps {
-            tree = match wrap % 3 {
-                0 => Tc::List(vec![tree]),
-                1 => Tc::Opt(Some(Box::new(tree))),
-                _ => Tc::Map(BTreeMap::from([(wrap, tree)])),
-            };
-        }
-        tree
+    wrapped(tree, 62, |tree, wrap| match wrap % 3 {
+        0 => Tc::List(vec![tree]),
+        1 => Tc::Opt(Some(Box::new(tree))),
+        _ => Tc::Map(BTreeMap::from([(wrap, tree)])),
     })
 }
 
 // ---- DyND ----
-
-#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
-enum Dy {
-    Int(i32),
-    Maybe(Option<i16>),
-    Text(String),
-    Unit,
-    Units(Vec<()>),
-    List(Vec<Dy>),
-    Opt(Option<Box<Dy>>),
-    Pair(Box<Dy>, u8),
-    Map(BTreeMap<u16, Dy>),
-}
-
-/// Levels on the deepest path: every enum one, a tuple variant's fields one more, a sequence
-/// or map one, a `Some` one.
-fn dy_depth(tree: &Dy) -> usize {
-    match tree {
-        Dy::Int(_) | Dy::Text(_) | Dy::Unit | Dy::Maybe(None) | Dy::Opt(None) => 1,
-        Dy::Maybe(Some(_)) | Dy::Units(_) => 2,
-        Dy::List(items) => 2 + items.iter().map(dy_depth).max().unwrap_or(0),
-        Dy::Opt(Some(inner)) | Dy::Pair(inner, _) => 2 + dy_depth(inner),
-        Dy::Map(map) => 2 + map.values().map(dy_depth).max().unwrap_or(0),
-    }
-}
-
-/// Elements that take no bytes: the units only (each `Dy` takes its variant index).
-fn dy_units(tree: &Dy) -> usize {
-    match tree {
-        Dy::Units(units) => units.len(),
-        Dy::List(items) => items.iter().map(dy_units).sum(),
-        Dy::Opt(Some(inner)) | Dy::Pair(inner, _) => dy_units(inner),
-        Dy::Map(map) => map.values().map(dy_units).sum(),
-        _ => 0,
-    }
-}
 
 fn dy_tree() -> impl Strategy<Value = Dy> {
     let leaf = prop_oneof![
@@ -138,16 +80,11 @@ fn dy_tree() -> impl Strategy<Value = Dy> {
             proptest::collection::btree_map(any::<u16>(), inner, 0..3).prop_map(Dy::Map),
         ]
     });
-    (tree, levels(62)).prop_map(|(mut tree, wraps)| {
-        for wrap in wraps {
-            tree = match wrap % 4 {
-                0 => Dy::List(vec![tree]),
-                1 => Dy::Opt(Some(Box::new(tree))),
-                2 => Dy::Pair(Box::new(tree), wrap),
-                _ => Dy::Map(BTreeMap::from([(u16::from(wrap), tree)])),
-            };
-        }
-        tree
+    wrapped(tree, 62, |tree, wrap| match wrap % 4 {
+        0 => Dy::List(vec![tree]),
+        1 => Dy::Opt(Some(Box::new(tree))),
+        2 => Dy::Pair(Box::new(tree), wrap),
+        _ => Dy::Map(BTreeMap::from([(u16::from(wrap), tree)])),
     })
 }
 
@@ -170,20 +107,15 @@ fn dy_array() -> impl Strategy<Value = (dynd::Type, dynd::Value)> {
             Value::List(vec![Value::Void; n])
         )),
     ];
-    (leaf, levels(126)).prop_map(|((mut ty, mut value), wraps)| {
-        for wrap in wraps {
-            (ty, value) = match wrap % 4 {
-                0 => (Type::Var(Box::new(ty)), Value::List(vec![value])),
-                // A present `?T` is its payload (`Present` only marks `Some(None)`).
-                1 => (Type::Option(Box::new(ty)), value),
-                2 => (Type::Fixed(1, Box::new(ty)), Value::List(vec![value])),
-                _ => (
-                    Type::Struct(vec![("f".into(), ty)]),
-                    Value::Struct(vec![("f".into(), value)]),
-                ),
-            };
-        }
-        (ty, value)
+    wrapped(leaf, 126, |(ty, value), wrap| match wrap % 4 {
+        0 => (Type::Var(Box::new(ty)), Value::List(vec![value])),
+        // A present `?T` is its payload (`Present` only marks `Some(None)`).
+        1 => (Type::Option(Box::new(ty)), value),
+        2 => (Type::Fixed(1, Box::new(ty)), Value::List(vec![value])),
+        _ => (
+            Type::Struct(vec![("f".into(), ty)]),
+            Value::Struct(vec![("f".into(), value)]),
+        ),
     })
 }
 
@@ -248,15 +180,10 @@ fn toc_value() -> impl Strategy<Value = toc::Value> {
             proptest::collection::vec((inner.clone(), inner), 0..4).prop_map(Value::Map),
         ]
     });
-    (tree, levels(126)).prop_map(|(mut value, wraps)| {
-        for wrap in wraps {
-            value = match wrap % 3 {
-                0 => Value::Map(vec![(Value::UInt(u64::from(wrap)), value)]),
-                1 => Value::Array(vec![value, Value::Nil]),
-                _ => Value::Array(vec![value]),
-            };
-        }
-        value
+    wrapped(tree, 126, |value, wrap| match wrap % 3 {
+        0 => Value::Map(vec![(Value::UInt(u64::from(wrap)), value)]),
+        1 => Value::Array(vec![value, Value::Nil]),
+        _ => Value::Array(vec![value]),
     })
 }
 

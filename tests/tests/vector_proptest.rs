@@ -11,27 +11,21 @@ use serde_formats::vector::{
 };
 use serde_formats::ErrorKind;
 
+/// The types without parameters.
+#[rustfmt::skip]
+const SCALARS: [Type; 16] = [
+    Type::Boolean, Type::TinyInt, Type::SmallInt, Type::Integer, Type::BigInt, Type::Real,
+    Type::Double, Type::Varchar, Type::Varbinary, Type::Timestamp, Type::HugeInt, Type::Date,
+    Type::IntervalDayTime, Type::IntervalYearMonth, Type::Json, Type::Unknown,
+];
+
 fn arb_type() -> impl Strategy<Value = Type> {
+    // Every scalar as likely as a decimal.
     let leaf = prop_oneof![
-        Just(Type::Boolean),
-        Just(Type::TinyInt),
-        Just(Type::SmallInt),
-        Just(Type::Integer),
-        Just(Type::BigInt),
-        Just(Type::Real),
-        Just(Type::Double),
-        Just(Type::Varchar),
-        Just(Type::Varbinary),
-        Just(Type::Timestamp),
-        Just(Type::HugeInt),
-        Just(Type::Date),
-        (1u8..=38)
+        16 => prop::sample::select(SCALARS.to_vec()),
+        1 => (1u8..=38)
             .prop_flat_map(|p| (Just(p), 0..=p))
             .prop_map(|(p, s)| Type::decimal(p, s).unwrap()),
-        Just(Type::IntervalDayTime),
-        Just(Type::IntervalYearMonth),
-        Just(Type::Json),
-        Just(Type::Unknown),
     ];
     leaf.prop_recursive(3, 12, 3, |inner| {
         prop_oneof![

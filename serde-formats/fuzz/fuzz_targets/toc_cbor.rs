@@ -5,18 +5,24 @@
 //! put in a file whose TOC is `{"p": [0, len]}`, to reach the value decoder directly.
 #![no_main]
 
+use common::walk_nodes;
 use libfuzzer_sys::fuzz_target;
 use serde_formats::toc::{self, Reader, Value, DEFAULT_MAGIC};
 
-/// A CBOR unsigned integer, shortest form (RFC 8949 §3).
+#[path = "common.rs"]
+mod common;
+
+/// A CBOR unsigned integer, shortest form (RFC 8949 §3): below 24 the value itself, else the
+/// additional information 24, 25, 26 or 27 and the value in 1, 2, 4 or 8 big-endian bytes.
 fn uint(v: u64) -> Vec<u8> {
-    match v {
-        0..=23 => vec![v as u8],
-        24..=0xff => vec![0x18, v as u8],
-        0x100..=0xffff => [vec![0x19], (v as u16).to_be_bytes().to_vec()].concat(),
-        0x1_0000..=0xffff_ffff => [vec![0x1a], (v as u32).to_be_bytes().to_vec()].concat(),
-        _ => [vec![0x1b], v.to_be_bytes().to_vec()].concat(),
+    if v < 24 {
+        return vec![v as u8];
     }
+    let (info, width) = [(0x18, 1), (0x19, 2), (0x1a, 4), (0x1b, 8)]
+        .into_iter()
+        .find(|&(_, width)| width == 8 || v >> (8 * width) == 0)
+        .expect("8 bytes hold any u64");
+    [vec![info], v.to_be_bytes()[8 - width..].to_vec()].concat()
 }
 
 fn field(v: u64) -> Vec<u8> {
@@ -41,15 +47,10 @@ fn exercise(bytes: &[u8]) {
     let _ = root.to_msgpack();
     let _ = root.block_list();
     let _ = root.indexed_children(4);
-    for path in ["0", "-1", "1/0", "a", "0/a/1", "p/t", "/", "'0'", "0/0/0/0"] {
-        if let Ok(node) = reader.node(path) {
-            let _ = node.codec();
-            let _ = node.len();
-            let _ = node.keys::<String>();
-            let _ = node.decode::<Value>();
-            let _ = node.to_msgpack();
-        }
-    }
+    walk_nodes(
+        &reader,
+        &["0", "-1", "1/0", "a", "0/a/1", "p/t", "/", "'0'", "0/0/0/0"],
+    );
     // The same file through a seeking reader.
     if let Ok(reader) = Reader::new(std::io::Cursor::new(bytes)) {
         let _ = reader.decode::<Value>();

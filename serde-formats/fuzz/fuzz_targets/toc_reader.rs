@@ -2,8 +2,12 @@
 //! it reads must write back and read back equal.
 #![no_main]
 
+use common::walk_nodes;
 use libfuzzer_sys::fuzz_target;
 use serde_formats::toc::{self, Reader, Value};
+
+#[path = "common.rs"]
+mod common;
 
 fuzz_target!(|data: &[u8]| {
     // A value read is written back exactly: float32, extensions, any keys in order.
@@ -23,13 +27,8 @@ fuzz_target!(|data: &[u8]| {
     let _ = root.decode::<Value>();
     let _ = root.indexed_children(4);
     let _ = reader.toc_stats();
-    for path in ["0", "-1", "1/0", "a", "0/a/1", "p/t", "/", "'0'"] {
-        if let Ok(node) = reader.node(path) {
-            let _ = node.codec();
-            let _ = node.len();
-            let _ = node.keys::<String>();
-            let _ = node.decode::<Value>();
-            let _ = node.to_msgpack();
-        }
-    }
+    walk_nodes(
+        &reader,
+        &["0", "-1", "1/0", "a", "0/a/1", "p/t", "/", "'0'"],
+    );
 });
