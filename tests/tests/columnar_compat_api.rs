@@ -54,97 +54,52 @@ fn runs<T: Clone + std::fmt::Debug>(
     })
 }
 
+/// One codec against serde_columnar's: both encoders write the same bytes for `$values`, our
+/// decoder reads them all back, and both decoders take them back with `take_n_finalize` (see
+/// `same_take_n!`). A decoder whose constructor reads a header (and may refuse it) is
+/// followed by `unwrap`.
+macro_rules! matches_serde_columnar {
+    (
+        $values:ident: $encoder:ident$(::<$e:ty>)?, $decoder:ident$(::<$d:ty>)? $($fallible:ident)?
+    ) => {{
+        let bytes = same_bytes!(
+            columnar::$encoder$(::<$e>)?::new(),
+            serde_columnar::$encoder$(::<$e>)?::new(),
+            $values, append
+        );
+        let mut ours = columnar::$decoder$(::<$d>)?::new(&bytes)$(.$fallible())?;
+        prop_assert_eq!(&ours.decode().unwrap(), &$values);
+        let decoded = same_take_n!(
+            bytes, $values.len(),
+            |b| columnar::$decoder$(::<$d>)?::new(b)$(.$fallible())?,
+            |b| serde_columnar::$decoder$(::<$d>)?::new(b)$(.$fallible())?
+        );
+        prop_assert_eq!(decoded, $values);
+    }};
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
-    fn any_rle_matches_serde_columnar(values in runs(0u32..4)) {
-        let bytes = same_bytes!(
-            columnar::AnyRleEncoder::<u32>::new(),
-            serde_columnar::AnyRleEncoder::<u32>::new(),
-            values, append
-        );
-        let ours = columnar::AnyRleDecoder::<u32>::new(&bytes).decode().unwrap();
-        prop_assert_eq!(&ours, &values);
-        let decoded = same_take_n!(
-            bytes, values.len(),
-            columnar::AnyRleDecoder::<u32>::new,
-            serde_columnar::AnyRleDecoder::<u32>::new
-        );
-        prop_assert_eq!(decoded, values);
-    }
-
-    #[test]
-    fn any_rle_of_strings_matches_serde_columnar(values in runs("[ab]{0,2}")) {
-        let bytes = same_bytes!(
-            columnar::AnyRleEncoder::<String>::new(),
-            serde_columnar::AnyRleEncoder::<String>::new(),
-            values, append
-        );
-        let decoded = same_take_n!(
-            bytes, values.len(),
-            columnar::AnyRleDecoder::<String>::new,
-            serde_columnar::AnyRleDecoder::<String>::new
-        );
-        prop_assert_eq!(decoded, values);
-    }
-
-    #[test]
-    fn delta_rle_matches_serde_columnar(values in runs(-3i64..1000)) {
-        let bytes = same_bytes!(
-            columnar::DeltaRleEncoder::new(),
-            serde_columnar::DeltaRleEncoder::new(),
-            values, append
-        );
-        prop_assert_eq!(&columnar::DeltaRleDecoder::<i64>::new(&bytes).decode().unwrap(), &values);
-        let decoded = same_take_n!(
-            bytes, values.len(),
-            columnar::DeltaRleDecoder::<i64>::new,
-            serde_columnar::DeltaRleDecoder::<i64>::new
-        );
-        prop_assert_eq!(decoded, values);
-    }
-
-    #[test]
-    fn bool_rle_matches_serde_columnar(values in runs(any::<bool>())) {
-        let bytes = same_bytes!(
-            columnar::BoolRleEncoder::new(),
-            serde_columnar::BoolRleEncoder::new(),
-            values, append
-        );
-        prop_assert_eq!(&columnar::BoolRleDecoder::new(&bytes).decode().unwrap(), &values);
-        let decoded = same_take_n!(
-            bytes, values.len(),
-            columnar::BoolRleDecoder::new,
-            serde_columnar::BoolRleDecoder::new
-        );
-        prop_assert_eq!(decoded, values);
-    }
-
-    #[test]
-    fn delta_of_delta_matches_serde_columnar(
+    fn codecs_match_serde_columnar(
+        ints in runs(0u32..4),
+        strings in runs("[ab]{0,2}"),
+        deltas in runs(-3i64..1000),
+        bools in runs(any::<bool>()),
         start in -1_000_000i64..1_000_000,
         steps in vec(prop_oneof![Just(0i64), -70i64..70, -3000i64..3000, -2_000_000i64..2_000_000], 0..60),
     ) {
-        let mut values = Vec::new();
-        let mut value = start;
-        for step in steps {
-            values.push(value);
-            value += step;
-        }
-        let bytes = same_bytes!(
-            columnar::DeltaOfDeltaEncoder::new(),
-            serde_columnar::DeltaOfDeltaEncoder::new(),
-            values, append
-        );
-        let ours = columnar::DeltaOfDeltaDecoder::<i64>::new(&bytes).unwrap().decode().unwrap();
-        prop_assert_eq!(&ours, &values);
-        let decoded = same_take_n!(
-            bytes, values.len(),
-            |b| columnar::DeltaOfDeltaDecoder::<i64>::new(b).unwrap(),
-            |b| serde_columnar::DeltaOfDeltaDecoder::<i64>::new(b).unwrap()
-        );
-        prop_assert_eq!(decoded, values);
+        matches_serde_columnar!(ints: AnyRleEncoder::<u32>, AnyRleDecoder::<u32>);
+        matches_serde_columnar!(strings: AnyRleEncoder::<String>, AnyRleDecoder::<String>);
+        matches_serde_columnar!(deltas: DeltaRleEncoder, DeltaRleDecoder::<i64>);
+        matches_serde_columnar!(bools: BoolRleEncoder, BoolRleDecoder);
+        // Timestamps: a start, then steps around each width of delta-of-delta.
+        let timestamps: Vec<i64> = steps
+            .iter()
+            .scan(start, |value, step| Some(std::mem::replace(value, *value + step)))
+            .collect();
+        matches_serde_columnar!(timestamps: DeltaOfDeltaEncoder, DeltaOfDeltaDecoder::<i64> unwrap);
     }
 }
 
@@ -166,13 +121,14 @@ fn loro_block_meta_layout_round_trips() {
     bytes.extend(dep_self.finish().unwrap());
     bytes.extend(b"msgs");
 
+    let count = n as usize;
     let decoder = columnar::DeltaOfDeltaDecoder::<i64>::new(&bytes).unwrap();
-    let (times, rest) = decoder.take_n_finalize(n as usize).unwrap();
+    let (times, rest) = decoder.take_n_finalize(count).unwrap();
     let (lens, rest) = columnar::AnyRleDecoder::<u32>::new(rest)
-        .take_n_finalize(n as usize)
+        .take_n_finalize(count)
         .unwrap();
     let (flags, rest) = columnar::BoolRleDecoder::new(rest)
-        .take_n_finalize(n as usize)
+        .take_n_finalize(count)
         .unwrap();
     assert_eq!(times[4], 1_700_000_028);
     assert_eq!(lens, [0, 1, 0, 1, 0]);
@@ -180,16 +136,16 @@ fn loro_block_meta_layout_round_trips() {
     assert_eq!(rest, b"msgs");
 
     // The same through serde_columnar's decoders.
-    let (theirs_times, rest) = serde_columnar::DeltaOfDeltaDecoder::<i64>::new(&bytes)
+    let theirs = serde_columnar::DeltaOfDeltaDecoder::<i64>::new(&bytes).unwrap();
+    let (theirs_times, rest) = theirs.take_n_finalize(count).unwrap();
+    let rest = serde_columnar::AnyRleDecoder::<u32>::new(rest)
+        .take_n_finalize(count)
         .unwrap()
-        .take_n_finalize(n as usize)
-        .unwrap();
-    let (_, rest) = serde_columnar::AnyRleDecoder::<u32>::new(rest)
-        .take_n_finalize(n as usize)
-        .unwrap();
-    let (_, rest) = serde_columnar::BoolRleDecoder::new(rest)
-        .take_n_finalize(n as usize)
-        .unwrap();
+        .1;
+    let rest = serde_columnar::BoolRleDecoder::new(rest)
+        .take_n_finalize(count)
+        .unwrap()
+        .1;
     assert_eq!(theirs_times, times);
     assert_eq!(rest, b"msgs");
 }

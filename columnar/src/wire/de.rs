@@ -242,19 +242,31 @@ impl<'de> de::MapAccess<'de> for SeqAccess<'_, 'de> {
     }
 }
 
-/// A `deserialize_*` method for a scalar: `read` takes the value from `$reader` (the error
-/// offset of a bad value is `$start`, its first byte), and an error of the visitor is placed
-/// there too.
+/// A `deserialize_*` method for a scalar: `$read` takes the value from the reader `$reader`
+/// (`$start` binds the offset of its first byte, where a bad value is an error), and an
+/// error of the visitor is placed there too.
 macro_rules! scalar_method {
-    ($method:ident, $visit:ident, |$reader:ident, $start:ident| $read:expr) => {
+    ($method:ident => $visit:ident, |$reader:ident, $start:pat_param| $read:expr) => {
         #[inline]
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            let $start = self.reader.offset() as u64;
+            let start = self.reader.offset() as u64;
+            let $start = start;
             let $reader = &mut self.reader;
             let value = $read;
             visitor
                 .$visit::<Error>(value)
-                .map_err(|e| e.or_offset($start))
+                .map_err(|e| e.or_offset(start))
+        }
+    };
+}
+
+/// A `deserialize_*` method that reads the same bytes as another: `$method(args) =>
+/// $target(passed)` forwards the visitor, after the arguments `passed`, to `$target`.
+macro_rules! forward_method {
+    ($method:ident($($arg:ident: $ty:ty),*) => $target:ident($($pass:expr),*)) => {
+        #[inline]
+        fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value> {
+            self.$target($($pass,)* visitor)
         }
     };
 }
@@ -290,42 +302,28 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         .or_offset(self.reader.offset() as u64))
     }
 
-    scalar_method!(
-        deserialize_bool,
-        visit_bool,
-        |r, start| match r.read_u8()? {
-            0 => false,
-            1 => true,
-            _ => return Err(Error::at(ErrorKind::BadTag, start)),
-        }
-    );
-    scalar_method!(deserialize_i8, visit_i8, |r, _start| r.read_u8()? as i8);
-    scalar_method!(deserialize_u8, visit_u8, |r, _start| r.read_u8()?);
+    scalar_method!(deserialize_bool => visit_bool, |r, start| match r.read_u8()? {
+        0 => false,
+        1 => true,
+        _ => return Err(Error::at(ErrorKind::BadTag, start)),
+    });
+    scalar_method!(deserialize_i8 => visit_i8, |r, _| r.read_u8()? as i8);
+    scalar_method!(deserialize_u8 => visit_u8, |r, _| r.read_u8()?);
     // A zigzag value of N bits always maps back into the N-bit signed range.
-    scalar_method!(deserialize_i16, visit_i16, |r, _start| {
-        super::unzigzag_i64(u64::from(r.read_varint_u16()?)) as i16
-    });
-    scalar_method!(deserialize_i32, visit_i32, |r, _start| {
-        super::unzigzag_i64(u64::from(r.read_varint_u32()?)) as i32
-    });
-    scalar_method!(deserialize_i64, visit_i64, |r, _start| r
-        .read_zigzag_i64()?);
-    scalar_method!(deserialize_i128, visit_i128, |r, _start| r
-        .read_zigzag_i128()?);
-    scalar_method!(deserialize_u16, visit_u16, |r, _start| r
-        .read_varint_u16()?);
-    scalar_method!(deserialize_u32, visit_u32, |r, _start| r
-        .read_varint_u32()?);
-    scalar_method!(deserialize_u64, visit_u64, |r, _start| r
-        .read_varint_u64()?);
-    scalar_method!(deserialize_u128, visit_u128, |r, _start| r
-        .read_varint_u128()?);
-    scalar_method!(deserialize_f32, visit_f32, |r, _start| {
-        f32::from_bits(u32::from_le_bytes(r.read_array()?))
-    });
-    scalar_method!(deserialize_f64, visit_f64, |r, _start| {
-        f64::from_bits(u64::from_le_bytes(r.read_array()?))
-    });
+    scalar_method!(deserialize_i16 => visit_i16,
+        |r, _| super::unzigzag_i64(u64::from(r.read_varint_u16()?)) as i16);
+    scalar_method!(deserialize_i32 => visit_i32,
+        |r, _| super::unzigzag_i64(u64::from(r.read_varint_u32()?)) as i32);
+    scalar_method!(deserialize_i64 => visit_i64, |r, _| r.read_zigzag_i64()?);
+    scalar_method!(deserialize_i128 => visit_i128, |r, _| r.read_zigzag_i128()?);
+    scalar_method!(deserialize_u16 => visit_u16, |r, _| r.read_varint_u16()?);
+    scalar_method!(deserialize_u32 => visit_u32, |r, _| r.read_varint_u32()?);
+    scalar_method!(deserialize_u64 => visit_u64, |r, _| r.read_varint_u64()?);
+    scalar_method!(deserialize_u128 => visit_u128, |r, _| r.read_varint_u128()?);
+    scalar_method!(deserialize_f32 => visit_f32,
+        |r, _| f32::from_bits(u32::from_le_bytes(r.read_array()?)));
+    scalar_method!(deserialize_f64 => visit_f64,
+        |r, _| f64::from_bits(u64::from_le_bytes(r.read_array()?)));
 
     #[inline]
     fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -359,11 +357,6 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     #[inline]
-    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.deserialize_str(visitor)
-    }
-
-    #[inline]
     fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let start = self.reader.offset();
         let bytes = self.reader.read_bytes()?;
@@ -372,11 +365,6 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             .visit_borrowed_bytes::<Error>(bytes)
             // A visitor of a plain byte string counts offsets from its first byte.
             .map_err(|e| e.shifted(payload_base as u64).or_offset(start as u64))
-    }
-
-    #[inline]
-    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.deserialize_bytes(visitor)
     }
 
     #[inline]
@@ -399,15 +387,6 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         visitor
             .visit_unit::<Error>()
             .map_err(|e| e.or_offset(start as u64))
-    }
-
-    #[inline]
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.deserialize_unit(visitor)
     }
 
     #[inline]
@@ -447,29 +426,19 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     #[inline]
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.deserialize_tuple(len, visitor)
-    }
-
-    #[inline]
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.counted(|access| visitor.visit_map(access))
     }
 
-    #[inline]
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.deserialize_tuple(fields.len(), visitor)
-    }
+    // The same bytes as another type: owned strings and bytes, unit structs, tuple structs, and
+    // structs (tuples of their fields, in order).
+    forward_method!(deserialize_string() => deserialize_str());
+    forward_method!(deserialize_byte_buf() => deserialize_bytes());
+    forward_method!(deserialize_unit_struct(_name: &'static str) => deserialize_unit());
+    forward_method!(deserialize_tuple_struct(_name: &'static str, len: usize)
+        => deserialize_tuple(len));
+    forward_method!(deserialize_struct(_name: &'static str, fields: &'static [&'static str])
+        => deserialize_tuple(fields.len()));
 
     #[inline]
     fn deserialize_enum<V: Visitor<'de>>(

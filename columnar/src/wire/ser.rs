@@ -92,6 +92,20 @@ macro_rules! scalar_methods {
     };
 }
 
+/// `serialize_tuple_variant` and `serialize_struct_variant`: the variant index, then the
+/// fields (written by the compound serializer this returns).
+macro_rules! variant_methods {
+    ($($method:ident),+) => {
+        $(
+            #[inline]
+            fn $method(self, _: &'static str, index: u32, _: &'static str, _: usize) -> Result<Self> {
+                write_varint_u64(&mut self.out, u64::from(index));
+                Ok(self)
+            }
+        )+
+    };
+}
+
 impl ser::Serializer for &mut Serializer {
     type Ok = ();
     type Error = Error;
@@ -212,17 +226,8 @@ impl ser::Serializer for &mut Serializer {
         Ok(self)
     }
 
-    #[inline]
-    fn serialize_tuple_variant(
-        self,
-        _name: &'static str,
-        variant_index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Self> {
-        write_varint_u64(&mut self.out, u64::from(variant_index));
-        Ok(self)
-    }
+    // A tuple or struct variant: its index, then its fields one after the other.
+    variant_methods!(serialize_tuple_variant, serialize_struct_variant);
 
     #[inline]
     fn serialize_map(self, len: Option<usize>) -> Result<Self> {
@@ -234,18 +239,6 @@ impl ser::Serializer for &mut Serializer {
 
     #[inline]
     fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Self> {
-        Ok(self)
-    }
-
-    #[inline]
-    fn serialize_struct_variant(
-        self,
-        _name: &'static str,
-        variant_index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Self> {
-        write_varint_u64(&mut self.out, u64::from(variant_index));
         Ok(self)
     }
 
