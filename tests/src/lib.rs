@@ -3,10 +3,13 @@
 //!
 //! - [`python_peers`]: the pinned Python reference implementations, in a virtual environment
 //!   the tests create under `target/` on first use.
+//! - [`dynd_record`]: a record of every kind of field DyND writes (the proptests and the fuzz
+//!   target share it).
 //! - [`hex`]: annotated hex (golden files, fuzz regression inputs) and hex in assertion messages.
 //! - [`limit_trees`]: the trees of the round trips near the format limits (the proptests and
 //!   the fuzz targets share them).
 
+pub mod dynd_record;
 pub mod hex;
 pub mod limit_trees;
 pub mod python_peers;

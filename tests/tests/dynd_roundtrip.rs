@@ -2,43 +2,10 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use integration_tests::dynd_record::{Event, Record};
 use proptest::prelude::*;
-use serde::{Deserialize, Serialize};
 use serde_formats::dynd::{self, Array, Type, Value};
 use serde_formats::ErrorKind;
-
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-enum Event {
-    Start,
-    Move(i16, i16),
-    Say { text: String, loud: Option<bool> },
-    Weight(f32),
-}
-
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-struct Record {
-    flag: bool,
-    maybe_flag: Option<bool>,
-    small: i8,
-    maybe_small: Option<i8>,
-    big: i128,
-    maybe_big: Option<u64>,
-    unsigned: u32,
-    real: f64,
-    maybe_real: Option<f64>,
-    maybe_single: Option<f32>,
-    letter: char,
-    text: String,
-    maybe_text: Option<String>,
-    nested: Option<Option<i32>>,
-    list: Vec<u16>,
-    fixed: [i32; 3],
-    pair: (u8, String),
-    by_name: BTreeMap<String, i64>,
-    by_id: HashMap<i32, Option<char>>,
-    events: Vec<Event>,
-    unit: (),
-}
 
 /// Floats that compare equal to themselves (NaN outside options is covered by golden tests).
 fn real() -> impl Strategy<Value = f64> {
@@ -65,6 +32,7 @@ prop_compose! {
         small in any::<i8>(),
         maybe_small in proptest::option::of(-127i8..=127),
         big in any::<i128>(),
+        wide in any::<u128>(),
         maybe_big in proptest::option::of(0..u64::MAX),
         unsigned in any::<u32>(),
         real in real(),
@@ -82,7 +50,7 @@ prop_compose! {
         events in proptest::collection::vec(event(), 0..5),
     ) -> Record {
         Record {
-            flag, maybe_flag, small, maybe_small, big, maybe_big, unsigned, real, maybe_real,
+            flag, maybe_flag, small, maybe_small, big, wide, maybe_big, unsigned, real, maybe_real,
             maybe_single, letter, text, maybe_text, nested, list, fixed, pair, by_name, by_id,
             events, unit: (),
         }

@@ -41,11 +41,6 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let deep = depth(&value) > typed_column::DEFAULT_DEPTH_LIMIT;
-    reads_what_it_writes(
-        &value,
-        typed_column::to_bytes(&value),
-        |bytes| typed_column::from_bytes(bytes),
-        deep,
-        &[],
-    );
+    let written = typed_column::to_bytes(&value);
+    reads_what_it_writes(&value, written, |b| typed_column::from_bytes(b), deep, &[]);
 });
