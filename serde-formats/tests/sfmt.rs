@@ -29,6 +29,13 @@ fn ok(args: &[&str]) -> (String, String) {
 }
 
 /// Runs `sfmt args`, expecting failure with exactly one line on stderr; returns that line.
+/// What `sfmt inspect ARGS` prints, which must start with `format`.
+fn inspect(args: &[&str], format: &str) -> String {
+    let (stdout, _) = ok(&[&["inspect"], args].concat());
+    assert!(stdout.starts_with(format), "{stdout}");
+    stdout
+}
+
 fn fails(args: &[&str]) -> String {
     let output = sfmt().args(args).output().unwrap();
     let stderr = String::from_utf8(output.stderr).unwrap();
@@ -46,6 +53,13 @@ fn dir() -> tempfile::TempDir {
 
 fn path(dir: &tempfile::TempDir, name: &str) -> String {
     dir.path().join(name).to_str().unwrap().to_owned()
+}
+
+/// `sfmt convert INPUT DIR/NAME`, which must succeed; the path of the output.
+fn convert(dir: &tempfile::TempDir, input: &str, name: &str) -> String {
+    let output = path(dir, name);
+    ok(&["convert", input, &output]);
+    output
 }
 
 fn write_json(dir: &tempfile::TempDir, name: &str, value: &Json) -> String {
@@ -108,10 +122,8 @@ fn json_round_trips_through_typed_column_where_it_has_the_kinds() {
     ]);
     let dir = dir();
     let input = write_json(&dir, "in.json", &value);
-    let encoded = path(&dir, "data.tc");
-    let back = path(&dir, "back.json");
-    ok(&["convert", &input, &encoded]);
-    ok(&["convert", &encoded, &back]);
+    let encoded = convert(&dir, &input, "data.tc");
+    let back = convert(&dir, &encoded, "back.json");
     assert_eq!(read_json(&back), value);
     // The file is the library's encoding of the same value.
     let bytes = std::fs::read(&encoded).unwrap();
@@ -123,10 +135,8 @@ fn converted_files_read_with_the_library() {
     let dir = dir();
     let value = rich_json();
     let input = write_json(&dir, "in.json", &value);
-    let toc_file = path(&dir, "data.toc");
-    let dynd_file = path(&dir, "data.dynd");
-    ok(&["convert", &input, &toc_file]);
-    ok(&["convert", &input, &dynd_file]);
+    let toc_file = convert(&dir, &input, "data.toc");
+    let dynd_file = convert(&dir, &input, "data.dynd");
     let reader = toc::Reader::open(&toc_file).unwrap();
     assert_eq!(reader.get::<String>("records/3/label").unwrap(), "item 3");
     let array = dynd::from_array_bytes(&std::fs::read(&dynd_file).unwrap()).unwrap();
@@ -178,8 +188,7 @@ fn block_size_shapes_the_toc() {
     // About 5 000 bytes of integers: one span with T = 8192, many blocks with T = 64.
     assert_eq!(blocks(&default), 0);
     assert!(blocks(&small) > 50, "{}", blocks(&small));
-    let back = path(&dir, "back.json");
-    ok(&["convert", &small, &back]);
+    let back = convert(&dir, &small, "back.json");
     assert_eq!(read_json(&back), value);
 }
 
@@ -216,8 +225,7 @@ fn inspect_toc_shows_header_statistics_and_tree() {
         "small": {"a": 1},
     });
     let input = write_json(&dir, "in.json", &value);
-    let file = path(&dir, "data.toc");
-    ok(&["convert", &input, &file]);
+    let file = convert(&dir, &input, "data.toc");
     let reader = toc::Reader::open(&file).unwrap();
     let stats = reader.toc_stats().unwrap();
     let (stdout, _) = ok(&["inspect", &file]);
@@ -258,8 +266,7 @@ fn inspect_typed_column_marks_dense_columns_and_compressed_runs() {
     // ("label", [[1.5, 2.5], [3.5, 4.5]]): the trailing matrix is dense.
     let value = ("label", vec![vec![1.5f64, 2.5], vec![3.5, 4.5]]);
     std::fs::write(&file, typed_column::to_bytes(&value).unwrap()).unwrap();
-    let (stdout, _) = ok(&["inspect", &file]);
-    assert!(stdout.starts_with("format: typed-column\n"), "{stdout}");
+    let stdout = inspect(&[&file], "format: typed-column\n");
     assert_contains(
         &stdout,
         &[
@@ -281,10 +288,8 @@ fn inspect_dynd_shows_the_datashape_and_a_summary() {
         "in.json",
         &json!([{"x": 1, "y": null}, {"x": 2, "y": "b"}]),
     );
-    let file = path(&dir, "d.dynd");
-    ok(&["convert", &input, &file]);
-    let (stdout, _) = ok(&["inspect", &file]);
-    assert!(stdout.starts_with("format: dynd"), "{stdout}");
+    let file = convert(&dir, &input, "d.dynd");
+    let stdout = inspect(&[&file], "format: dynd");
     assert_contains(
         &stdout,
         &[
@@ -314,8 +319,7 @@ fn inspect_vector_prints_its_display() {
     for name in ["v.vec", "v-no-extension"] {
         let file = path(&dir, name);
         std::fs::write(&file, vector::to_bytes(&vector).unwrap()).unwrap();
-        let (stdout, _) = ok(&["inspect", &file]);
-        assert!(stdout.starts_with("format: VectorSaver, "), "{stdout}");
+        let stdout = inspect(&[&file], "format: VectorSaver, ");
         assert!(stdout.ends_with(&format!("\n{vector}\n")), "{stdout}");
         assert!(stdout.contains("[DICTIONARY VARCHAR: 3 elements, 1 nulls]"));
     }
@@ -323,21 +327,7 @@ fn inspect_vector_prints_its_display() {
 
 /// The bytes of a golden file of `tests/golden/vector` (annotated hex).
 fn velox_golden(name: &str) -> Vec<u8> {
-    let text = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../tests/golden/vector")
-            .join(name),
-    )
-    .unwrap();
-    let digits: String = text
-        .lines()
-        .map(|line| line.split('#').next().unwrap_or(""))
-        .flat_map(|line| line.chars().filter(|c| !c.is_whitespace()))
-        .collect();
-    (0..digits.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&digits[i..i + 2], 16).unwrap())
-        .collect()
+    integration_tests::hex::read(Path::new("golden/vector").join(name))
 }
 
 #[test]
@@ -360,8 +350,7 @@ fn inspect_vector_shows_files_written_by_velox_in_velox_types() {
     for (golden, expected) in cases {
         let file = path(&dir, golden);
         std::fs::write(&file, velox_golden(golden)).unwrap();
-        let (stdout, _) = ok(&["inspect", &file, "--from", "vector"]);
-        assert!(stdout.starts_with("format: VectorSaver, "), "{stdout}");
+        let stdout = inspect(&[&file, "--from", "vector"], "format: VectorSaver, ");
         assert!(stdout.ends_with(expected), "{stdout}");
     }
 }
@@ -370,21 +359,17 @@ fn inspect_vector_shows_files_written_by_velox_in_velox_types() {
 fn inspect_json_and_msgpack_summarise_the_value() {
     let dir = dir();
     let input = write_json(&dir, "in.json", &json!({"a": [1, null]}));
-    let (stdout, _) = ok(&["inspect", &input]);
-    assert!(stdout.starts_with("format: json, 14 bytes\n"), "{stdout}");
+    let stdout = inspect(&[&input], "format: json, 14 bytes\n");
     assert!(stdout.contains("value: map of 1; 4 values in all (1 null), depth 2\n"));
-    let packed = path(&dir, "in.mpk");
-    ok(&["convert", &input, &packed]);
-    let (stdout, _) = ok(&["inspect", &packed]);
-    assert!(stdout.starts_with("format: msgpack, "), "{stdout}");
+    let packed = convert(&dir, &input, "in.mpk");
+    let stdout = inspect(&[&packed], "format: msgpack, ");
 }
 
 #[test]
 fn get_prints_one_path_as_json() {
     let dir = dir();
     let input = write_json(&dir, "in.json", &rich_json());
-    let file = path(&dir, "data.toc");
-    ok(&["convert", &input, &file]);
+    let file = convert(&dir, &input, "data.toc");
     let get = |p: &str| -> Json { serde_json::from_str(&ok(&["get", &file, p]).0).unwrap() };
     assert_eq!(get("records/7"), rich_json()["records"][7]);
     assert_eq!(get("records/-1/id"), json!(39));
@@ -635,8 +620,7 @@ fn a_corrupted_file_of_each_format_is_one_line() {
 fn a_path_missing_from_a_toc_file_is_one_line() {
     let dir = dir();
     let input = write_json(&dir, "in.json", &rich_json());
-    let file = path(&dir, "data.toc");
-    ok(&["convert", &input, &file]);
+    let file = convert(&dir, &input, "data.toc");
     for (path, missing) in [
         ("nope", "no child `/nope`"),
         ("records/40", "no child `/40`"),
@@ -684,8 +668,7 @@ fn combined_toc_files_show_their_nested_files_and_read_through_them() {
         "{stdout}"
     );
     assert_eq!(ok(&["get", &file, "a/x/2"]).0, "3\n");
-    let back = path(&dir, "back.json");
-    ok(&["convert", &file, &back]);
+    let back = convert(&dir, &file, "back.json");
     assert_eq!(
         read_json(&back),
         json!({"a": {"x": [1, 2, 3]}, "b": "hello"})
@@ -699,8 +682,7 @@ fn inspect_depth_and_limit_bound_the_tree() {
         .map(|i| json!({"id": i, "pad": "p".repeat(500)}))
         .collect::<Vec<_>>());
     let input = write_json(&dir, "in.json", &value);
-    let file = path(&dir, "data.toc");
-    ok(&["convert", &input, &file]);
+    let file = convert(&dir, &input, "data.toc");
     let (stdout, _) = ok(&["inspect", &file, "--depth", "0"]);
     let tree = stdout.split_once("tree (").unwrap().1;
     assert_eq!(tree.lines().count(), 2, "{stdout}");

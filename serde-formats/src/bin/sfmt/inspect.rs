@@ -262,6 +262,17 @@ fn value_preview<S: Source>(node: &Node<'_, S>) -> Result<String> {
     Ok(format!("{} = {}", kind_of(&json), preview(&json)))
 }
 
+/// The first two lines of a file's inspection: its format, then its size and `layout`.
+fn write_header(
+    out: &mut impl Write,
+    format: &str,
+    size: usize,
+    layout: &str,
+) -> std::io::Result<()> {
+    writeln!(out, "format: {format}")?;
+    writeln!(out, "file: {} bytes: {layout}", thousands(size as u64))
+}
+
 fn inspect_typed_column(args: &Args, bytes: &[u8], out: &mut impl Write) -> Result<()> {
     // Validates the whole type array: the walk below then only meets well-formed descriptions.
     typed_column::View::from_bytes(bytes)?;
@@ -271,15 +282,12 @@ fn inspect_typed_column(args: &Args, bytes: &[u8], out: &mut impl Write) -> Resu
     let words: Vec<u64> = (0..count)
         .map_while(|i| word_at(bytes, 8 + i * 8))
         .collect();
-    writeln!(out, "format: typed-column")?;
-    writeln!(
-        out,
-        "file: {} bytes: type array of {} words ({} descriptions), data array of {} bytes",
-        thousands(bytes.len() as u64),
-        count,
+    let layout = format!(
+        "type array of {count} words ({} descriptions), data array of {} bytes",
         count / 3,
         thousands(data.len() as u64)
-    )?;
+    );
+    write_header(out, "typed-column", bytes.len(), &layout)?;
     writeln!(
         out,
         "types (#index kind [offset][length]; ' marks compressed descriptions):"
@@ -411,13 +419,13 @@ fn inspect_dynd(bytes: &[u8], out: &mut impl Write) -> Result<()> {
     let array = dynd::from_array_bytes(bytes)?;
     let type_string = array.ty.to_string();
     let type_bytes = dynd::to_bytes(&type_string)?.len();
-    writeln!(out, "format: dynd (self-describing array[Any])")?;
-    writeln!(
+    let data_bytes = thousands((bytes.len() - type_bytes.min(bytes.len())) as u64);
+    let layout = format!("datashape string {type_bytes} bytes, data {data_bytes} bytes");
+    write_header(
         out,
-        "file: {} bytes: datashape string {} bytes, data {} bytes",
-        thousands(bytes.len() as u64),
-        type_bytes,
-        thousands((bytes.len() - type_bytes.min(bytes.len())) as u64)
+        "dynd (self-describing array[Any])",
+        bytes.len(),
+        &layout,
     )?;
     writeln!(out, "datashape: {type_string}")?;
     let mut summary = Summary::default();
