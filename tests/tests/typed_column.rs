@@ -134,59 +134,29 @@ fn fraction() -> impl Strategy<Value = Fraction> {
     (any::<i64>(), any::<i64>()).prop_map(|(num, den)| Fraction { num, den })
 }
 
-fn rich() -> impl Strategy<Value = Rich> {
-    let ints = (
-        any::<i8>(),
-        any::<i16>(),
-        any::<i32>(),
-        any::<i64>(),
-        any::<u8>(),
-        any::<u16>(),
-        any::<u32>(),
-        0..=i64::MAX as u64,
-    );
-    (
-        ints,
-        (float32(), float()),
-        (".{0,12}", any::<char>(), any::<bool>()),
-        prop::collection::vec(prop::collection::vec(float(), 0..4), 0..4),
-        any::<Option<Option<bool>>>(),
-        prop::collection::vec(variant(), 0..5),
-        prop::collection::btree_map(".{0,4}", prop::collection::vec(any::<i32>(), 0..3), 0..4),
-        fraction(),
-        prop::collection::vec((fraction(), any::<bool>()), 0..3),
-        prop::collection::vec((any::<bool>(), prop::collection::vec(float(), 0..4)), 0..4),
-    )
-        .prop_map(
-            |(
-                ints,
-                floats,
-                (text, ch, flag),
-                nested,
-                opt,
-                variants,
-                map,
-                fraction,
-                pairs,
-                tail,
-            )| {
-                Rich {
-                    ints,
-                    floats,
-                    text,
-                    ch,
-                    flag,
-                    unit: (),
-                    nested,
-                    opt,
-                    variants,
-                    map,
-                    fraction,
-                    pairs,
-                    tail,
-                }
-            },
-        )
+prop_compose! {
+    fn rich()(
+        ints in (
+            any::<i8>(), any::<i16>(), any::<i32>(), any::<i64>(),
+            any::<u8>(), any::<u16>(), any::<u32>(), 0..=i64::MAX as u64,
+        ),
+        floats in (float32(), float()),
+        (text, ch, flag) in (".{0,12}", any::<char>(), any::<bool>()),
+        nested in prop::collection::vec(prop::collection::vec(float(), 0..4), 0..4),
+        opt in any::<Option<Option<bool>>>(),
+        variants in prop::collection::vec(variant(), 0..5),
+        map in prop::collection::btree_map(
+            ".{0,4}", prop::collection::vec(any::<i32>(), 0..3), 0..4
+        ),
+        fraction in fraction(),
+        pairs in prop::collection::vec((fraction(), any::<bool>()), 0..3),
+        tail in prop::collection::vec((any::<bool>(), prop::collection::vec(float(), 0..4)), 0..4),
+    ) -> Rich {
+        Rich {
+            ints, floats, text, ch, flag, unit: (), nested, opt, variants, map, fraction, pairs,
+            tail,
+        }
+    }
 }
 
 fn json_value() -> impl Strategy<Value = Value> {
