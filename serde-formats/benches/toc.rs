@@ -4,7 +4,8 @@
 //! - A: a map of 1000 keys, each a list of 10 000 f64 (~90 MB);
 //! - B: a list of 1M small records `{id, name, score, flags}`.
 //!
-//! Groups: `toc_write/{A,B}` (our writer building the TOC vs `rmp_serde::to_vec_named`) and
+//! Groups: `toc_write/{A,B}` (our writer building the TOC vs `rmp_serde::to_vec_named`, each
+//! into a fresh `Vec` and, `*-reused`, into one buffer cleared and reused every iteration) and
 //! `toc_decode/{A,B}` (our `from_bytes` vs `rmp_serde::from_slice`), `Throughput::Bytes` of the
 //! plain MessagePack size. `toc_open_leaf/{A,B}` opens a file in memory and reads one random leaf
 //! (the fresh-process measurement is `examples/toc_leaf.rs` with `tests/interop/toc_bench_msglc.py`).
@@ -65,6 +66,24 @@ where
     });
     group.bench_function(BenchmarkId::new("rmp-serde", shape), |b| {
         b.iter(|| rmp_serde::to_vec_named(value).unwrap())
+    });
+    // The same into one buffer reused across iterations (warm allocation: no growth, no
+    // page faults once the first iteration has sized it).
+    let mut buffer = Vec::new();
+    group.bench_function(BenchmarkId::new("toc-reused", shape), |b| {
+        b.iter(|| {
+            buffer.clear();
+            toc::to_bytes_into(&mut buffer, value).unwrap();
+            buffer.len()
+        })
+    });
+    group.bench_function(BenchmarkId::new("rmp-serde-reused", shape), |b| {
+        b.iter(|| {
+            buffer.clear();
+            let mut ser = rmp_serde::Serializer::new(&mut buffer).with_struct_map();
+            value.serialize(&mut ser).unwrap();
+            buffer.len()
+        })
     });
     group.finish();
 

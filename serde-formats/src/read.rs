@@ -2,9 +2,9 @@
 //! read is bounded by the bytes left, and whose errors carry the absolute `u64` byte offset
 //! (`base + pos`, `base` being where the slice starts in the whole input).
 //!
-//! The DyND deserializer and the TOC MessagePack reader read through it; a format adds its own
-//! decoding (MessagePack heads, ...) as inherent methods next to its code. `vector` still has
-//! its own slice source and can adopt this one (its `take` is [`Cursor::take`]).
+//! The DyND deserializer, the TOC MessagePack reader and `vector`'s restore from a slice read
+//! through it; a format adds its own decoding (MessagePack heads, ...) as inherent methods next
+//! to its code.
 
 use crate::error::{Error, ErrorKind, Position, Result};
 use crate::varint;

@@ -169,6 +169,14 @@ def write(directory):
     big_records = [{"id": i, "name": f"n{i}", "score": float(i), "flags": i} for i in range(3000)]
     write_case(directory, manifest, "records_default", big_records, [[0], [2999, "name"], [1500]])
 
+    # msglc's configure(trivial_size=64): records of at most 64 bytes are trivial (blocks).
+    short = [{"id": i * 7919, "name": f"name-{rng.randrange(100000)}", "score": rng.random(), "flags": i % 256}
+             for i in range(2000)]
+    mixed = [{"id": i, "name": "x" * (100 if i % 10 == 0 else 5), "score": rng.random(), "flags": i % 256}
+             for i in range(500)]
+    write_case(directory, manifest, "records_trivial64", {"short": short, "mixed": mixed},
+               [["short", 1999, "name"], ["short", 700], ["mixed", 10, "name"], ["mixed", 11]], 8192, 64)
+
     # Combined files: dict form, and a list whose first element is itself combined.
     part_a = write_case(directory, [], "part_a", {"x": list(range(100))}, [], 10)
     part_b = write_case(directory, [], "part_b", ["y"] * 50, [], 10)

@@ -327,6 +327,42 @@ fn cases() -> Vec<Case> {
         ],
     ));
 
+    // A non-default trivial size (msglc's `configure(trivial_size=64)`): records of at most 64
+    // bytes are trivial, so a list of them is cut into blocks instead of one node per record,
+    // and a list mixing them with longer ones is indexed.
+    let record = |i: u64, name: String, rng: &mut Rng| {
+        m(vec![
+            (s("id"), Value::UInt(i * 7919)),
+            (s("name"), s(&name)),
+            (s("score"), Value::F64(rng.float())),
+            (s("flags"), Value::UInt(i % 256)),
+        ])
+    };
+    let short: Vec<Value> = (0..2000u64)
+        .map(|i| record(i, format!("name-{}", rng.next() % 100_000), &mut rng))
+        .collect();
+    let mixed: Vec<Value> = (0..500u64)
+        .map(|i| {
+            let len = if i % 10 == 0 { 100 } else { 5 };
+            record(i, "x".repeat(len), &mut rng)
+        })
+        .collect();
+    cases.push(Case {
+        name: "records_trivial64",
+        value: m(vec![
+            (s("short"), Value::Array(short)),
+            (s("mixed"), Value::Array(mixed)),
+        ]),
+        block_size: 8192,
+        trivial_size: 64,
+        paths: vec![
+            vec![key("short"), idx(1999), key("name")],
+            vec![key("short"), idx(700)],
+            vec![key("mixed"), idx(10), key("name")],
+            vec![key("mixed"), idx(11)],
+        ],
+    });
+
     let mut deep = m(vec![(s("i"), Value::UInt(40))]);
     for i in (0..40).rev() {
         deep = m(vec![(s("k"), deep), (s("i"), Value::UInt(i))]);

@@ -149,110 +149,6 @@ pub(crate) fn finish_file<W: Write + Seek>(
     Ok(())
 }
 
-/// A TOC node as the writer builds it. Positions are relative to the data start.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum TocNode {
-    /// `{"p": [start, end]}`.
-    Leaf { start: u64, end: u64 },
-    /// `{"p": [start, end], "t": {key: child, ...}}`; keys are kept as their encoded bytes.
-    Map(Box<MapNode>),
-    /// `{"p": [start, end], "t": [child, ...]}`.
-    Array(Box<ArrayNode>),
-    /// `{"p": [[count, start, end], ...]}`.
-    Blocks(Vec<[u64; 3]>),
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct MapNode {
-    pub(crate) start: u64,
-    pub(crate) end: u64,
-    pub(crate) entries: Vec<(Box<[u8]>, TocNode)>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct ArrayNode {
-    pub(crate) start: u64,
-    pub(crate) end: u64,
-    pub(crate) children: Vec<TocNode>,
-}
-
-impl TocNode {
-    /// Moves every position by `delta` bytes (used once a buffered container's header is known).
-    pub(crate) fn shift(&mut self, delta: u64) {
-        match self {
-            TocNode::Leaf { start, end } => {
-                *start += delta;
-                *end += delta;
-            }
-            TocNode::Map(map) => {
-                map.start += delta;
-                map.end += delta;
-                for (_, child) in &mut map.entries {
-                    child.shift(delta);
-                }
-            }
-            TocNode::Array(array) => {
-                array.start += delta;
-                array.end += delta;
-                for child in &mut array.children {
-                    child.shift(delta);
-                }
-            }
-            TocNode::Blocks(blocks) => {
-                for block in blocks {
-                    block[1] += delta;
-                    block[2] += delta;
-                }
-            }
-        }
-    }
-
-    /// Appends this node's MessagePack encoding, `"p"` before `"t"` as msglc writes it.
-    pub(crate) fn encode(&self, out: &mut Vec<u8>) {
-        match self {
-            TocNode::Leaf { start, end } => {
-                out.extend_from_slice(&[0x81, 0xa1, b'p']);
-                encode_pair(*start, *end, out);
-            }
-            TocNode::Map(map) => {
-                out.extend_from_slice(&[0x82, 0xa1, b'p']);
-                encode_pair(map.start, map.end, out);
-                out.extend_from_slice(&[0xa1, b't']);
-                write_map_len(out, map.entries.len());
-                for (key, child) in &map.entries {
-                    out.extend_from_slice(key);
-                    child.encode(out);
-                }
-            }
-            TocNode::Array(array) => {
-                out.extend_from_slice(&[0x82, 0xa1, b'p']);
-                encode_pair(array.start, array.end, out);
-                out.extend_from_slice(&[0xa1, b't']);
-                write_array_len(out, array.children.len());
-                for child in &array.children {
-                    child.encode(out);
-                }
-            }
-            TocNode::Blocks(blocks) => {
-                out.extend_from_slice(&[0x81, 0xa1, b'p']);
-                write_array_len(out, blocks.len());
-                for [count, start, end] in blocks {
-                    out.push(0x93);
-                    write_uint(out, *count);
-                    write_uint(out, *start);
-                    write_uint(out, *end);
-                }
-            }
-        }
-    }
-}
-
-fn encode_pair(start: u64, end: u64, out: &mut Vec<u8>) {
-    out.push(0x92);
-    write_uint(out, start);
-    write_uint(out, end);
-}
-
 // Writing into a Vec cannot fail; lengths beyond u32 were rejected while serializing.
 pub(crate) fn write_uint(out: &mut Vec<u8>, value: u64) {
     let _ = rmp::encode::write_uint(out, value);
@@ -264,35 +160,6 @@ pub(crate) fn write_array_len(out: &mut Vec<u8>, len: usize) {
 
 pub(crate) fn write_map_len(out: &mut Vec<u8>, len: usize) {
     let _ = rmp::encode::write_map_len(out, len as u32);
-}
-
-/// Cuts the children of an array whose children are all trivial into blocks: a block closes
-/// once `end - block_start >= block_size`; the rest forms a last block.
-pub(crate) fn group_into_blocks(
-    spans: impl IntoIterator<Item = (u64, u64)>,
-    block_size: u64,
-) -> Vec<[u64; 3]> {
-    let mut blocks = Vec::new();
-    let mut spans = spans.into_iter().peekable();
-    let Some(&(first_start, _)) = spans.peek() else {
-        return blocks;
-    };
-    let mut block_start = first_start;
-    let mut count = 0u64;
-    let mut block_end = first_start;
-    for (_, end) in spans {
-        count += 1;
-        block_end = end;
-        if end >= block_start.saturating_add(block_size) {
-            blocks.push([count, block_start, end]);
-            block_start = end;
-            count = 0;
-        }
-    }
-    if count > 0 {
-        blocks.push([count, block_start, block_end]);
-    }
-    blocks
 }
 
 #[cfg(test)]
@@ -340,35 +207,5 @@ mod tests {
         field[8] = 0xcd; // truncated uint16
         field[9] = 0x01;
         assert!(decode_header_field(&field, 0).is_err());
-    }
-
-    /// The worked example of docs/spec/toc-msgpack.md §5.4.
-    #[test]
-    fn blocks_close_at_or_past_the_block_size() {
-        // Five 9-byte floats from offset 3 with T = 18: blocks of 2, 2, then 1.
-        let children: Vec<(u64, u64)> = (0..5).map(|i| (3 + 9 * i, 12 + 9 * i)).collect();
-        assert_eq!(
-            group_into_blocks(children, 18),
-            vec![[2, 3, 21], [2, 21, 39], [1, 39, 48]]
-        );
-    }
-
-    /// The worked example of docs/spec/toc-msgpack.md §5.3.
-    #[test]
-    fn toc_node_encodes_p_before_t() {
-        let node = TocNode::Array(Box::new(ArrayNode {
-            start: 0,
-            end: 300,
-            children: vec![TocNode::Leaf { start: 3, end: 4 }],
-        }));
-        let mut out = Vec::new();
-        node.encode(&mut out);
-        assert_eq!(
-            out,
-            [
-                0x82, 0xa1, b'p', 0x92, 0x00, 0xcd, 0x01, 0x2c, 0xa1, b't', 0x91, 0x81, 0xa1, b'p',
-                0x92, 0x03, 0x04
-            ]
-        );
     }
 }

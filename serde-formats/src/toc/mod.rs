@@ -140,7 +140,9 @@ mod cbor;
 mod codec;
 mod combine;
 mod de;
+mod encode;
 mod ext;
+mod index;
 mod layout;
 #[cfg(test)]
 mod limit_tests;
@@ -154,11 +156,12 @@ mod source;
 mod tests;
 mod value;
 
-use std::io::{self, Seek, SeekFrom, Write};
+use std::io::{Seek, Write};
 
 use serde::{de::DeserializeOwned, Serialize};
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::output::IoWriter;
 
 pub use codec::Codec;
 pub use combine::{combine_list, combine_map, Combiner};
@@ -289,25 +292,61 @@ pub fn to_bytes<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
 ///
 /// As [`to_bytes`].
 pub fn to_bytes_with<T: ?Sized + Serialize>(value: &T, config: &Config) -> Result<Vec<u8>> {
-    let mut buffer = Vec::with_capacity(4096);
-    let base = layout::begin_file(&mut io::Cursor::new(&mut buffer))?;
-    let (toc, data_len, mut buffer) = serialize(buffer, value, config)?;
-    let mut toc_bytes = Vec::new();
-    toc.encode(&mut toc_bytes);
-    let mut file = io::Cursor::new(&mut buffer);
-    file.seek(SeekFrom::End(0))?;
-    layout::finish_file(&mut file, base, data_len, &toc_bytes, &config.magic)?;
+    let mut buffer = Vec::new();
+    to_bytes_into_with(&mut buffer, value, config)?;
     Ok(buffer)
 }
 
-fn serialize<W: Write, T: ?Sized + Serialize>(
-    writer: W,
+/// Appends the file of `value` to `buffer`, keeping what it already holds: one buffer, cleared
+/// between files, serves many without allocating again.
+///
+/// ```
+/// let mut buffer = Vec::new();
+/// for n in 0..3u8 {
+///     buffer.clear();
+///     serde_formats::toc::to_bytes_into(&mut buffer, &n).unwrap();
+///     assert_eq!(buffer, serde_formats::toc::to_bytes(&n).unwrap());
+/// }
+/// ```
+///
+/// # Errors
+///
+/// As [`to_bytes`]; on error `buffer` keeps its old contents and its length.
+pub fn to_bytes_into<T: ?Sized + Serialize>(buffer: &mut Vec<u8>, value: &T) -> Result<()> {
+    to_bytes_into_with(buffer, value, &Config::default())
+}
+
+/// [`to_bytes_into`] with settings.
+///
+/// # Errors
+///
+/// As [`to_bytes_into`].
+pub fn to_bytes_into_with<T: ?Sized + Serialize>(
+    buffer: &mut Vec<u8>,
     value: &T,
     config: &Config,
-) -> Result<(layout::TocNode, u64, W)> {
-    let mut ser = ser::Writer::new(writer, config);
-    value.serialize(&mut ser)?;
-    ser.finish()
+) -> Result<()> {
+    let base = buffer.len();
+    let mut data = std::mem::take(buffer);
+    data.extend_from_slice(&[0u8; DATA_START]);
+    let mut ser = ser::Writer::new(data, config);
+    let result = value.serialize(&mut ser);
+    let (mut file, data_len, index) = ser.into_parts();
+    let result = result.and_then(|()| {
+        let toc_start = file.len();
+        index.finish_into(&mut file)?;
+        let header = Header {
+            toc_start: data_len,
+            toc_len: (file.len() - toc_start) as u64,
+        };
+        file[base..base + DATA_START].copy_from_slice(&header.encode(&config.magic));
+        Ok(())
+    });
+    if result.is_err() {
+        file.truncate(base);
+    }
+    *buffer = file;
+    result
 }
 
 /// Serializes `value` as a file starting at `writer`'s current position: a placeholder header,
@@ -336,10 +375,12 @@ pub fn to_writer_with<W: Write + Seek, T: ?Sized + Serialize>(
     config: &Config,
 ) -> Result<()> {
     let base = layout::begin_file(&mut writer)?;
-    let (toc, data_len, mut writer) = serialize(writer, value, config)?;
-    let mut toc_bytes = Vec::new();
-    toc.encode(&mut toc_bytes);
-    layout::finish_file(&mut writer, base, data_len, &toc_bytes, &config.magic)
+    let mut ser = ser::Writer::new(IoWriter(writer), config);
+    value.serialize(&mut ser)?;
+    let (IoWriter(mut writer), data_len, index) = ser.into_parts();
+    let mut toc = Vec::new();
+    index.finish_into(&mut toc)?;
+    layout::finish_file(&mut writer, base, data_len, &toc, &config.magic)
 }
 
 /// Writes `value` to the file at `path` the way `cp` and editors write, through

@@ -1,44 +1,38 @@
 //! serde -> MessagePack, building the table of contents while the data streams out.
 //!
-//! Every value pushes one pending TOC entry on a stack; a container, when it ends, replaces its
-//! children's entries by its own node following msglc's rules (see the module docs). Entries are
-//! plain `Copy` spans; the few nodes that are more than a span (indexed containers, block lists)
-//! wait on a side stack, so dropping millions of leaf entries costs nothing. The data
-//! goes straight to the writer; only containers of unknown length are buffered until their
-//! element count, and so their header, is known.
-
-use std::io::{self, Write};
+//! Every value records one entry in the [`Index`] (the TOC under construction); a container,
+//! when it ends, has the index replace its children's entries by its own node. The data goes
+//! straight to the crate's byte sink ([`Output`]); only containers of unknown length are
+//! buffered until their element count, and so their header, is known.
 
 use serde::ser::{self, Serialize};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::limits::{Depth, Nesting};
+use crate::output::Output;
 
-use super::layout::{group_into_blocks, ArrayNode, MapNode, TocNode};
+use super::encode::{self, Head};
+use super::index::{Index, Key, Open};
 use super::Config;
 
-/// Counts the data bytes written and redirects them into spill buffers while a container of
-/// unknown length is open. Positions are logical: a buffered container's header counts only
-/// when it is finally written, and its children are then shifted by the header's length.
-pub(crate) struct Output<W> {
-    writer: W,
+/// The data bytes: written to the sink, or into spill buffers while a container of unknown
+/// length is open. Positions are logical: a buffered container's header counts only when it
+/// is finally written, and its children are then shifted by the header's length.
+pub(super) struct Data<O> {
+    sink: O,
     pos: u64,
     spills: Vec<Vec<u8>>,
     active_spills: usize,
 }
 
-impl<W: Write> Output<W> {
-    pub(crate) fn new(writer: W) -> Self {
-        Output {
-            writer,
+impl<O: Output> Data<O> {
+    fn new(sink: O) -> Self {
+        Data {
+            sink,
             pos: 0,
             spills: Vec::new(),
             active_spills: 0,
         }
-    }
-
-    pub(crate) fn into_inner(self) -> W {
-        self.writer
     }
 
     fn push_spill(&mut self) {
@@ -60,85 +54,38 @@ impl<W: Write> Output<W> {
     }
 
     /// Writes bytes that were already counted in `pos`.
-    fn write_uncounted(&mut self, bytes: &[u8]) -> io::Result<()> {
-        if self.active_spills > 0 {
+    #[inline]
+    fn put_uncounted(&mut self, bytes: &[u8]) -> Result<()> {
+        if self.active_spills == 0 {
+            self.sink.put(bytes)
+        } else {
             self.spills[self.active_spills - 1].extend_from_slice(bytes);
             Ok(())
-        } else {
-            self.writer.write_all(bytes)
         }
-    }
-}
-
-impl<W: Write> Write for Output<W> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.write_all(buf)?;
-        Ok(buf.len())
     }
 
     #[inline]
-    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        self.write_uncounted(buf)?;
-        self.pos += buf.len() as u64;
-        Ok(())
+    fn put(&mut self, bytes: &[u8]) -> Result<()> {
+        self.pos += bytes.len() as u64;
+        self.put_uncounted(bytes)
     }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.writer.flush()
-    }
-}
-
-/// A TOC entry waiting for its parent container to end.
-#[derive(Clone, Copy)]
-struct Pending {
-    /// The value's data, `[start, end)`.
-    start: u64,
-    end: u64,
-    /// Its node is the next one on [`Writer::nodes`], not the leaf `{"p": [start, end]}`.
-    indexed: bool,
-    /// At most `trivial_size` bytes and a plain `{"p": [s, e]}` node.
-    trivial: bool,
-    /// The encoded key in the key arena, for entries of maps.
-    key: (usize, usize),
 }
 
 /// Where an open container started.
 struct Frame {
-    start: u64,
-    stack_base: usize,
-    nodes_base: usize,
-    keys_base: usize,
+    open: Open,
     declared: Option<usize>,
-    is_map: bool,
 }
 
-/// The serializer: data to an [`Output`], TOC entries to a stack.
-pub(crate) struct Writer<W> {
-    pub(crate) out: Output<W>,
-    stack: Vec<Pending>,
-    /// The nodes of the `indexed` entries on `stack`, in the same order.
-    nodes: Vec<TocNode>,
-    keys: Vec<u8>,
-    block_size: u64,
-    trivial_size: u64,
+/// The serializer: data to an [`Output`], TOC entries to an [`Index`].
+pub(super) struct Writer<O> {
+    data: Data<O>,
+    index: Index,
     depth: Depth,
+    /// Containers open now.
+    open: usize,
     /// The next `f32` is a [`super::F32_STRUCT_NAME`] payload: written as float32.
     float32: bool,
-}
-
-fn io_error(err: rmp::encode::ValueWriteError<io::Error>) -> Error {
-    match err {
-        rmp::encode::ValueWriteError::InvalidMarkerWrite(e)
-        | rmp::encode::ValueWriteError::InvalidDataWrite(e) => Error::from(e),
-    }
-}
-
-/// Unwraps rmp's write error into the I/O error it carries.
-fn value_io(err: rmp::encode::ValueWriteError<io::Error>) -> io::Error {
-    match err {
-        rmp::encode::ValueWriteError::InvalidMarkerWrite(e)
-        | rmp::encode::ValueWriteError::InvalidDataWrite(e) => e,
-    }
 }
 
 fn too_long(what: &str) -> Error {
@@ -148,100 +95,72 @@ fn too_long(what: &str) -> Error {
     )
 }
 
-impl<W: Write> Writer<W> {
-    pub(crate) fn new(writer: W, config: &Config) -> Self {
+fn length(len: usize, what: &str) -> Result<u32> {
+    u32::try_from(len).map_err(|_| too_long(what))
+}
+
+impl<O: Output> Writer<O> {
+    pub(super) fn new(sink: O, config: &Config) -> Self {
         Writer {
-            out: Output::new(writer),
-            stack: Vec::new(),
-            nodes: Vec::new(),
-            keys: Vec::new(),
-            block_size: config.block_size,
-            trivial_size: config.trivial_size,
+            data: Data::new(sink),
+            index: Index::new(config.block_size, config.trivial_size),
             depth: Depth::new(config.depth_limit),
+            open: 0,
             float32: false,
         }
     }
 
-    /// The TOC of the one value serialized so far, and the data length.
-    pub(crate) fn finish(mut self) -> Result<(TocNode, u64, W)> {
-        let root = match (self.stack.pop(), self.stack.is_empty()) {
-            (Some(root), true) => self.node_of(root),
-            _ => {
-                return Err(Error::with_message(
-                    ErrorKind::Message,
-                    "the serializer must be given exactly one value",
-                ))
-            }
-        };
-        let len = self.out.pos;
-        Ok((root, len, self.out.into_inner()))
+    /// The sink, the data length, and the TOC of what was serialized (see
+    /// [`Index::finish_into`]).
+    pub(super) fn into_parts(self) -> (O, u64, Index) {
+        (self.data.sink, self.data.pos, self.index)
     }
 
-    /// Encodes one item of at most 9 bytes on the stack and writes it with one call, then
-    /// records it as a leaf.
+    /// Writes one scalar of at most 9 bytes and records it as a leaf.
     #[inline]
-    fn small_leaf(&mut self, encode: impl FnOnce(&mut &mut [u8]) -> io::Result<()>) -> Result<()> {
-        let start = self.out.pos;
-        let mut buf = [0u8; 9];
-        let mut rest: &mut [u8] = &mut buf;
-        encode(&mut rest)?;
-        let used = 9 - rest.len();
-        self.out.write_all(&buf[..used])?;
-        self.push_leaf(start);
+    fn scalar(&mut self, head: Head) -> Result<()> {
+        let start = self.data.pos;
+        self.data.put(head.as_bytes())?;
+        self.index.leaf(start, self.data.pos);
         Ok(())
     }
 
+    /// Writes a head and its body (string, byte string, extension) as one leaf.
     #[inline]
-    fn push_leaf(&mut self, start: u64) {
-        let end = self.out.pos;
-        self.stack.push(Pending {
-            start,
-            end,
-            indexed: false,
-            trivial: end - start <= self.trivial_size,
-            key: (0, 0),
-        });
-    }
-
-    /// The node of an entry just taken off the stack (its indexed node is the last one).
-    fn node_of(&mut self, entry: Pending) -> TocNode {
-        match entry.indexed.then(|| self.nodes.pop()).flatten() {
-            Some(node) => node,
-            None => TocNode::Leaf {
-                start: entry.start,
-                end: entry.end,
-            },
-        }
+    fn with_body(&mut self, head: Head, body: &[u8]) -> Result<()> {
+        let start = self.data.pos;
+        self.data.put(head.as_bytes())?;
+        self.data.put(body)?;
+        self.index.leaf(start, self.data.pos);
+        Ok(())
     }
 
     fn begin(&mut self, len: Option<usize>, is_map: bool) -> Result<Frame> {
         self.depth.enter(Nesting::Value)?;
-        let start = self.out.pos;
+        let start = self.data.pos;
         match len {
             Some(n) => {
-                let n = u32::try_from(n).map_err(|_| too_long("container"))?;
-                if is_map {
-                    rmp::encode::write_map_len(&mut self.out, n).map_err(io_error)?;
+                let n = length(n, "container")?;
+                let head = if is_map {
+                    encode::map_len(n)
                 } else {
-                    rmp::encode::write_array_len(&mut self.out, n).map_err(io_error)?;
-                }
+                    encode::array_len(n)
+                };
+                self.data.put(head.as_bytes())?;
             }
-            None => self.out.push_spill(),
+            None => self.data.push_spill(),
         }
+        self.open += 1;
         Ok(Frame {
-            start,
-            stack_base: self.stack.len(),
-            nodes_base: self.nodes.len(),
-            keys_base: self.keys.len(),
+            open: self.index.open(start, is_map),
             declared: len,
-            is_map,
         })
     }
 
     fn end(&mut self, frame: Frame) -> Result<()> {
         self.depth.leave();
-        let children = self.stack.len() - frame.stack_base;
-        let count = children;
+        self.open -= 1;
+        let count = self.index.children(&frame.open);
         match frame.declared {
             Some(declared) if declared != count => {
                 return Err(Error::with_message(
@@ -252,138 +171,71 @@ impl<W: Write> Writer<W> {
             Some(_) => {}
             None => {
                 // Now the header is known: write it before the buffered content.
-                let content = self.out.pop_spill();
-                let mut header = Vec::with_capacity(5);
-                let n = u32::try_from(count).map_err(|_| too_long("container"))?;
-                if frame.is_map {
-                    rmp::encode::write_map_len(&mut header, n).map_err(io_error)?;
+                let content = self.data.pop_spill();
+                let n = length(count, "container")?;
+                let head = if frame.open_is_map() {
+                    encode::map_len(n)
                 } else {
-                    rmp::encode::write_array_len(&mut header, n).map_err(io_error)?;
-                }
-                self.out.write_uncounted(&header)?;
-                self.out.write_uncounted(&content)?;
-                self.out.recycle_spill(content);
-                self.out.pos += header.len() as u64;
-                let delta = header.len() as u64;
-                for pending in &mut self.stack[frame.stack_base..] {
-                    pending.start += delta;
-                    pending.end += delta;
-                }
-                for node in &mut self.nodes[frame.nodes_base..] {
-                    node.shift(delta);
-                }
+                    encode::array_len(n)
+                };
+                let head = head.as_bytes();
+                self.data.put_uncounted(head)?;
+                self.data.put_uncounted(&content)?;
+                self.data.recycle_spill(content);
+                self.data.pos += head.len() as u64;
+                self.index.shift(&frame.open, head.len() as u64)?;
             }
         }
-        let start = frame.start;
-        let end = self.out.pos;
-        let children = &self.stack[frame.stack_base..];
-        let size = end - start;
-        let node = if size < self.block_size {
-            None
-        } else if children.iter().any(|c| !c.trivial) {
-            // Each child's node: its indexed node, in order, or its leaf.
-            let mut indexed = self.nodes.drain(frame.nodes_base..);
-            let mut node_of = |c: &Pending| match c.indexed.then(|| indexed.next()).flatten() {
-                Some(node) => node,
-                None => TocNode::Leaf {
-                    start: c.start,
-                    end: c.end,
-                },
-            };
-            Some(if frame.is_map {
-                let keys = &self.keys;
-                let entries = children
-                    .iter()
-                    .map(|c| (keys[c.key.0..c.key.1].into(), node_of(c)))
-                    .collect();
-                TocNode::Map(Box::new(MapNode {
-                    start,
-                    end,
-                    entries,
-                }))
-            } else {
-                TocNode::Array(Box::new(ArrayNode {
-                    start,
-                    end,
-                    children: children.iter().map(node_of).collect(),
-                }))
-            })
-        } else if frame.is_map || children.is_empty() {
-            // A map of trivial children costs more to index than to read whole.
-            None
-        } else {
-            // Only leaves are trivial, so every child is its span.
-            let spans = children.iter().map(|c| (c.start, c.end));
-            let blocks = group_into_blocks(spans, self.block_size);
-            (blocks.len() > 1).then_some(TocNode::Blocks(blocks))
-        };
-        self.stack.truncate(frame.stack_base);
-        self.nodes.truncate(frame.nodes_base);
-        self.keys.truncate(frame.keys_base);
-        match node {
-            Some(node) => {
-                self.nodes.push(node);
-                self.stack.push(Pending {
-                    start,
-                    end,
-                    indexed: true,
-                    trivial: false,
-                    key: (0, 0),
-                });
-            }
-            None => self.push_leaf(start),
-        }
+        self.index.close(&frame.open, self.data.pos, self.open == 0);
         Ok(())
     }
 
     /// Writes a `&str` key of a map.
-    fn str_key(&mut self, key: &str) -> Result<(usize, usize)> {
-        let from = self.keys.len();
-        rmp::encode::write_str(&mut self.keys, key).map_err(|_| too_long("string"))?;
-        let to = self.keys.len();
-        self.out.write_all(&self.keys[from..to])?;
-        Ok((from, to))
+    #[inline]
+    fn str_key(&mut self, key: &str) -> Result<Key> {
+        let head = encode::str_len(length(key.len(), "string")?);
+        let key_ref = self.index.push_key(head.as_bytes(), key.as_bytes())?;
+        self.data.put(head.as_bytes())?;
+        self.data.put(key.as_bytes())?;
+        Ok(key_ref)
     }
 
     /// Writes a key of any type; its TOC entries are dropped, its bytes kept for the TOC.
-    fn any_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<(usize, usize)> {
-        let stack_len = self.stack.len();
-        let nodes_len = self.nodes.len();
-        let start = self.out.pos;
-        self.out.push_spill();
+    fn any_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<Key> {
+        let mark = self.index.mark();
+        let start = self.data.pos;
+        self.data.push_spill();
         let result = key.serialize(&mut *self);
-        let bytes = self.out.pop_spill();
+        let bytes = self.data.pop_spill();
         result?;
-        self.stack.truncate(stack_len);
-        self.nodes.truncate(nodes_len);
-        debug_assert_eq!(self.out.pos - start, bytes.len() as u64);
-        self.out.write_uncounted(&bytes)?;
-        let from = self.keys.len();
-        self.keys.extend_from_slice(&bytes);
-        self.out.recycle_spill(bytes);
-        Ok((from, self.keys.len()))
+        self.index.rollback(mark);
+        debug_assert_eq!(self.data.pos - start, bytes.len() as u64);
+        self.data.put_uncounted(&bytes)?;
+        let key_ref = self.index.push_key(&[], &bytes)?;
+        self.data.recycle_spill(bytes);
+        Ok(key_ref)
     }
+}
 
-    fn set_last_key(&mut self, key: (usize, usize)) {
-        if let Some(last) = self.stack.last_mut() {
-            last.key = key;
-        }
+impl Frame {
+    fn open_is_map(&self) -> bool {
+        self.open.is_map()
     }
 }
 
 /// State of an open array or map, and for enum variants the `{variant: ...}` map around it.
-pub(crate) struct Compound<'a, W> {
-    ser: &'a mut Writer<W>,
+pub(super) struct Compound<'a, O> {
+    ser: &'a mut Writer<O>,
     frame: Frame,
-    outer: Option<(Frame, (usize, usize))>,
-    pending_key: (usize, usize),
+    outer: Option<(Frame, Key)>,
+    pending_key: Key,
 }
 
-impl<'a, W: Write> Compound<'a, W> {
+impl<'a, O: Output> Compound<'a, O> {
     fn end(self) -> Result<()> {
         self.ser.end(self.frame)?;
         if let Some((outer, key)) = self.outer {
-            self.ser.set_last_key(key);
+            self.ser.index.set_last_key(key);
             self.ser.end(outer)?;
         }
         Ok(())
@@ -396,19 +248,19 @@ impl<'a, W: Write> Compound<'a, W> {
     fn field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
         let key = self.ser.str_key(key)?;
         value.serialize(&mut *self.ser)?;
-        self.ser.set_last_key(key);
+        self.ser.index.set_last_key(key);
         Ok(())
     }
 }
 
-impl<'a, W: Write> Writer<W> {
-    fn compound(&'a mut self, len: Option<usize>, is_map: bool) -> Result<Compound<'a, W>> {
+impl<'a, O: Output> Writer<O> {
+    fn compound(&'a mut self, len: Option<usize>, is_map: bool) -> Result<Compound<'a, O>> {
         let frame = self.begin(len, is_map)?;
         Ok(Compound {
             ser: self,
             frame,
             outer: None,
-            pending_key: (0, 0),
+            pending_key: Key::default(),
         })
     }
 
@@ -418,7 +270,7 @@ impl<'a, W: Write> Writer<W> {
         variant: &'static str,
         len: usize,
         is_map: bool,
-    ) -> Result<Compound<'a, W>> {
+    ) -> Result<Compound<'a, O>> {
         let outer = self.begin(Some(1), true)?;
         let key = self.str_key(variant)?;
         let frame = self.begin(Some(len), is_map)?;
@@ -426,7 +278,7 @@ impl<'a, W: Write> Writer<W> {
             ser: self,
             frame,
             outer: Some((outer, key)),
-            pending_key: (0, 0),
+            pending_key: Key::default(),
         })
     }
 }
@@ -441,19 +293,19 @@ macro_rules! widen {
     )*};
 }
 
-impl<'a, W: Write> ser::Serializer for &'a mut Writer<W> {
+impl<'a, O: Output> ser::Serializer for &'a mut Writer<O> {
     type Ok = ();
     type Error = Error;
-    type SerializeSeq = Compound<'a, W>;
-    type SerializeTuple = Compound<'a, W>;
-    type SerializeTupleStruct = Compound<'a, W>;
-    type SerializeTupleVariant = Compound<'a, W>;
-    type SerializeMap = Compound<'a, W>;
-    type SerializeStruct = Compound<'a, W>;
-    type SerializeStructVariant = Compound<'a, W>;
+    type SerializeSeq = Compound<'a, O>;
+    type SerializeTuple = Compound<'a, O>;
+    type SerializeTupleStruct = Compound<'a, O>;
+    type SerializeTupleVariant = Compound<'a, O>;
+    type SerializeMap = Compound<'a, O>;
+    type SerializeStruct = Compound<'a, O>;
+    type SerializeStructVariant = Compound<'a, O>;
 
     fn serialize_bool(self, v: bool) -> Result<()> {
-        self.small_leaf(|w| rmp::encode::write_bool(w, v))
+        self.scalar(encode::bool(v))
     }
 
     widen!(
@@ -466,7 +318,7 @@ impl<'a, W: Write> ser::Serializer for &'a mut Writer<W> {
     );
     fn serialize_i64(self, v: i64) -> Result<()> {
         // Smallest encoding; non-negative values use the unsigned markers, as msglc's codec does.
-        self.small_leaf(|w| rmp::encode::write_sint(w, v).map(drop).map_err(value_io))
+        self.scalar(encode::sint(v))
     }
     fn serialize_i128(self, v: i128) -> Result<()> {
         if let Ok(v) = i64::try_from(v) {
@@ -481,7 +333,7 @@ impl<'a, W: Write> ser::Serializer for &'a mut Writer<W> {
         }
     }
     fn serialize_u64(self, v: u64) -> Result<()> {
-        self.small_leaf(|w| rmp::encode::write_uint(w, v).map(drop).map_err(value_io))
+        self.scalar(encode::uint(v))
     }
     fn serialize_u128(self, v: u128) -> Result<()> {
         match u64::try_from(v) {
@@ -494,33 +346,25 @@ impl<'a, W: Write> ser::Serializer for &'a mut Writer<W> {
     }
     fn serialize_f32(self, v: f32) -> Result<()> {
         if std::mem::take(&mut self.float32) {
-            return self.small_leaf(|w| rmp::encode::write_f32(w, v).map_err(value_io));
+            return self.scalar(encode::f32(v));
         }
         // msglc writes every float as float64.
         self.serialize_f64(f64::from(v))
     }
     fn serialize_f64(self, v: f64) -> Result<()> {
-        self.small_leaf(|w| rmp::encode::write_f64(w, v).map_err(value_io))
+        self.scalar(encode::f64(v))
     }
     fn serialize_char(self, v: char) -> Result<()> {
         let mut buf = [0u8; 4];
         self.serialize_str(v.encode_utf8(&mut buf))
     }
     fn serialize_str(self, v: &str) -> Result<()> {
-        let start = self.out.pos;
-        let len = u32::try_from(v.len()).map_err(|_| too_long("string"))?;
-        rmp::encode::write_str_len(&mut self.out, len).map_err(io_error)?;
-        self.out.write_all(v.as_bytes())?;
-        self.push_leaf(start);
-        Ok(())
+        let head = encode::str_len(length(v.len(), "string")?);
+        self.with_body(head, v.as_bytes())
     }
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
-        let start = self.out.pos;
-        let len = u32::try_from(v.len()).map_err(|_| too_long("byte string"))?;
-        rmp::encode::write_bin_len(&mut self.out, len).map_err(io_error)?;
-        self.out.write_all(v)?;
-        self.push_leaf(start);
-        Ok(())
+        let head = encode::bin_len(length(v.len(), "byte string")?);
+        self.with_body(head, v)
     }
     fn serialize_none(self) -> Result<()> {
         self.serialize_unit()
@@ -529,7 +373,7 @@ impl<'a, W: Write> ser::Serializer for &'a mut Writer<W> {
         value.serialize(self)
     }
     fn serialize_unit(self) -> Result<()> {
-        self.small_leaf(|w| rmp::encode::write_nil(w))
+        self.scalar(encode::nil())
     }
     fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
         self.serialize_unit()
@@ -549,12 +393,8 @@ impl<'a, W: Write> ser::Serializer for &'a mut Writer<W> {
     ) -> Result<()> {
         if name == super::EXT_STRUCT_NAME {
             let (tag, data) = super::ext::capture(value)?;
-            let start = self.out.pos;
-            let len = u32::try_from(data.len()).map_err(|_| too_long("extension"))?;
-            rmp::encode::write_ext_meta(&mut self.out, len, tag).map_err(io_error)?;
-            self.out.write_all(&data)?;
-            self.push_leaf(start);
-            return Ok(());
+            let head = encode::ext_head(length(data.len(), "extension")?, tag);
+            return self.with_body(head, &data);
         }
         if name == super::F32_STRUCT_NAME {
             self.float32 = true;
@@ -574,16 +414,16 @@ impl<'a, W: Write> ser::Serializer for &'a mut Writer<W> {
         let frame = self.begin(Some(1), true)?;
         let key = self.str_key(variant)?;
         value.serialize(&mut *self)?;
-        self.set_last_key(key);
+        self.index.set_last_key(key);
         self.end(frame)
     }
-    fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a, W>> {
+    fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a, O>> {
         self.compound(len, false)
     }
-    fn serialize_tuple(self, len: usize) -> Result<Compound<'a, W>> {
+    fn serialize_tuple(self, len: usize) -> Result<Compound<'a, O>> {
         self.compound(Some(len), false)
     }
-    fn serialize_tuple_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a, W>> {
+    fn serialize_tuple_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a, O>> {
         self.compound(Some(len), false)
     }
     fn serialize_tuple_variant(
@@ -592,13 +432,13 @@ impl<'a, W: Write> ser::Serializer for &'a mut Writer<W> {
         _index: u32,
         variant: &'static str,
         len: usize,
-    ) -> Result<Compound<'a, W>> {
+    ) -> Result<Compound<'a, O>> {
         self.variant_compound(variant, len, false)
     }
-    fn serialize_map(self, len: Option<usize>) -> Result<Compound<'a, W>> {
+    fn serialize_map(self, len: Option<usize>) -> Result<Compound<'a, O>> {
         self.compound(len, true)
     }
-    fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a, W>> {
+    fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a, O>> {
         self.compound(Some(len), true)
     }
     fn serialize_struct_variant(
@@ -607,22 +447,22 @@ impl<'a, W: Write> ser::Serializer for &'a mut Writer<W> {
         _index: u32,
         variant: &'static str,
         len: usize,
-    ) -> Result<Compound<'a, W>> {
+    ) -> Result<Compound<'a, O>> {
         self.variant_compound(variant, len, true)
     }
 }
 
-forward_compound!([W: Write] Compound<'_, W>;
+forward_compound!([O: Output] Compound<'_, O>;
     SerializeSeq::serialize_element,
     SerializeTuple::serialize_element,
     SerializeTupleStruct::serialize_field,
     SerializeTupleVariant::serialize_field => element, end;
 );
-forward_compound!([W: Write] Compound<'_, W>;
+forward_compound!([O: Output] Compound<'_, O>;
     named => field(key, value), end;
 );
 
-impl<W: Write> ser::SerializeMap for Compound<'_, W> {
+impl<O: Output> ser::SerializeMap for Compound<'_, O> {
     type Ok = ();
     type Error = Error;
     fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
@@ -631,7 +471,7 @@ impl<W: Write> ser::SerializeMap for Compound<'_, W> {
     }
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         value.serialize(&mut *self.ser)?;
-        self.ser.set_last_key(self.pending_key);
+        self.ser.index.set_last_key(self.pending_key);
         Ok(())
     }
     fn end(self) -> Result<()> {

@@ -4,7 +4,7 @@ use std::fmt;
 
 use super::scalar::decode_scalar;
 use super::value::{write_hex, write_separated};
-use super::vector::{range_of, Body, FlatData, Leaf, Vector};
+use super::vector::{Body, FlatData, Leaf, Vector};
 use super::Value;
 
 /// Rows listed after the summary line.
@@ -71,45 +71,34 @@ fn write_row(
             Some(child) => write_row(f, child, row, depth + 1, budget),
             None => f.write_str("null"),
         }),
-        FlatData::Array {
-            offsets,
-            sizes,
-            elements,
-        } => {
-            let (start, len) = range_of(offsets, sizes, row);
-            write_separated(
-                f,
-                "[",
-                shown(start, len),
-                if len > SHOWN_ELEMENTS { ", ...]" } else { "]" },
-                |f, i| write_row(f, elements, i, depth + 1, budget),
-            )
+        FlatData::Array { elements, .. } => {
+            write_entries(f, data.range(row), ["[", "]"], |f, i| {
+                write_row(f, elements, i, depth + 1, budget)
+            })
         }
-        FlatData::Map {
-            offsets,
-            sizes,
-            keys,
-            values,
-        } => {
-            let (start, len) = range_of(offsets, sizes, row);
-            write_separated(
-                f,
-                "{",
-                shown(start, len),
-                if len > SHOWN_ELEMENTS { ", ...}" } else { "}" },
-                |f, i| {
-                    write_row(f, keys, i, depth + 1, budget)?;
-                    f.write_str(" => ")?;
-                    write_row(f, values, i, depth + 1, budget)
-                },
-            )
+        FlatData::Map { keys, values, .. } => {
+            write_entries(f, data.range(row), ["{", "}"], |f, i| {
+                write_row(f, keys, i, depth + 1, budget)?;
+                f.write_str(" => ")?;
+                write_row(f, values, i, depth + 1, budget)
+            })
         }
     }
 }
 
-/// The element rows of an array or map row that are listed: at most [`SHOWN_ELEMENTS`].
-fn shown(start: usize, len: usize) -> std::ops::Range<usize> {
-    start..start + len.min(SHOWN_ELEMENTS)
+/// The entries `(start, len)` of an array or map row between `brackets`, at most
+/// [`SHOWN_ELEMENTS`] of them and then `...`, each written by `entry`.
+fn write_entries(
+    f: &mut fmt::Formatter<'_>,
+    (start, len): (usize, usize),
+    [open, close]: [&str; 2],
+    entry: impl FnMut(&mut fmt::Formatter<'_>, usize) -> fmt::Result,
+) -> fmt::Result {
+    write_separated(f, open, start..start + len.min(SHOWN_ELEMENTS), "", entry)?;
+    if len > SHOWN_ELEMENTS {
+        f.write_str(", ...")?;
+    }
+    f.write_str(close)
 }
 
 fn write_scalar(f: &mut fmt::Formatter<'_>, value: crate::Result<Value>) -> fmt::Result {

@@ -143,8 +143,9 @@
 //! ([`ErrorKind::UnexpectedEnd`]), and for [`from_bytes`] bytes after the vector
 //! ([`ErrorKind::TrailingBytes`]). Errors carry the byte offset of the bad field (for type JSON
 //! that does not parse, of the offending byte); checks that need a whole vector (indices
-//! against the base, child types) point at the vector's first byte. [`restore`] never
-//! allocates more than 64 KiB beyond the bytes it has actually read, whatever lengths the
+//! against the base, child types) point at the vector's first byte. [`restore`] reads each
+//! buffer straight into its allocation, which grows with the bytes that arrive: it never
+//! allocates more than twice the bytes it has actually read plus 64 KiB, whatever lengths the
 //! input claims; what it builds is a small multiple of those bytes (the type JSON is parsed
 //! straight into the type, not into a JSON tree, and a flat UNKNOWN vector keeps no bitmap).
 //!

@@ -8,20 +8,22 @@ use super::types::Type;
 use super::vector::{Body, ConstantValue, Encoding, FlatData, Vector};
 use crate::error::{Error, ErrorKind, Position, Result};
 use crate::limits::{self, Nesting};
+use crate::read::Cursor;
 
 /// The default limit on nesting of vectors (a type nests at most
 /// [`TYPE_DEPTH_LIMIT`](super::TYPE_DEPTH_LIMIT) levels, separately).
 pub use crate::limits::DEFAULT_DEPTH_LIMIT;
 
-/// Reads from a stream grow their buffer by at most this much at a time, so a hostile length
-/// costs no more memory than the bytes that actually arrive.
+/// A buffer read from a stream starts with at most this much room and then at most doubles, so
+/// a hostile length costs no more memory than twice the bytes that actually arrive, plus this.
 const CHUNK: usize = 64 * 1024;
 
 /// Reads one vector from `reader`, leaving whatever follows it unread.
 ///
 /// Bytes are read with `read_exact` exactly as needed (nothing is read ahead): wrap a file in a
-/// `BufReader`. A length read from the input never allocates more than 64 KiB beyond the bytes
-/// that have arrived.
+/// `BufReader`. Buffers are read straight into their allocations, which grow as the bytes
+/// arrive: a length read from the input never allocates more than about twice the bytes that
+/// have arrived, plus 64 KiB.
 ///
 /// # Errors
 /// [`ErrorKind::UnexpectedEnd`] when the input ends early; [`ErrorKind::UnknownEncoding`] for an
@@ -90,53 +92,39 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Vector> {
 /// As [`restore`].
 pub fn take_from_bytes(bytes: &[u8]) -> Result<(Vector, &[u8])> {
     let mut restorer = Restorer {
-        source: SliceSource { bytes, position: 0 },
+        source: Cursor::new(bytes),
         depth: 0,
         depth_limit: DEFAULT_DEPTH_LIMIT,
     };
     let vector = restorer.vector()?;
-    let rest = bytes.get(restorer.source.position..).unwrap_or(&[]);
+    let rest = restorer.source.remaining();
     Ok((vector, rest))
 }
 
-/// Where bytes come from: a slice (lengths checked against what is left) or a stream (read in
-/// bounded chunks).
+/// Where bytes come from: the shared slice [`Cursor`] (lengths checked against what is left) or
+/// a stream ([`IoSource`], read straight into each buffer's allocation, which grows with the
+/// bytes that arrive).
 trait Source {
     fn position(&self) -> u64;
     fn read_into(&mut self, out: &mut [u8]) -> Result<()>;
     fn read_vec(&mut self, len: usize) -> Result<Vec<u8>>;
-    /// As `read_vec`, showing `visit` each piece as it arrives, at most [`PIECE`] bytes.
-    fn read_vec_with(&mut self, len: usize, visit: impl FnMut(&[u8])) -> Result<Vec<u8>>;
-    /// Shows `visit` the next `len` bytes without keeping them, in pieces (every piece but the
-    /// last is a multiple of 16 bytes long: whole string views).
-    fn read_pieces(&mut self, len: usize, visit: impl FnMut(&[u8])) -> Result<()>;
+    /// Appends the next `len` bytes to `out`, showing `see` each piece of at most [`PIECE`]
+    /// bytes as it arrives.
+    fn append(&mut self, out: &mut Vec<u8>, len: usize, see: impl FnMut(&[u8])) -> Result<()>;
+    /// Hands the next `len` bytes, a buffer of string views, to `scan`.
+    fn views(&mut self, len: usize, scan: &mut ViewScan) -> Result<()>;
 }
 
-/// Pieces shown to a `read_vec_with` visitor: small enough to stay in the L1 cache.
+/// Pieces shown to an `append` caller and views canonicalized after each read: small enough
+/// to stay in the L1 cache.
 const PIECE: usize = 16 * 1024;
 
-struct SliceSource<'a> {
-    bytes: &'a [u8],
-    position: usize,
-}
+/// Bytes of one string view.
+const VIEW: usize = 16;
 
-impl<'a> SliceSource<'a> {
-    /// The next `len` bytes, or `UnexpectedEnd` at the current position.
-    #[inline]
-    fn take(&mut self, len: usize) -> Result<&'a [u8]> {
-        let end = self.position.saturating_add(len);
-        let bytes = self
-            .bytes
-            .get(self.position..end)
-            .ok_or_else(|| Error::at(ErrorKind::UnexpectedEnd, self.position as u64))?;
-        self.position = end;
-        Ok(bytes)
-    }
-}
-
-impl Source for SliceSource<'_> {
+impl Source for Cursor<'_, ()> {
     fn position(&self) -> u64 {
-        self.position as u64
+        self.offset()
     }
 
     fn read_into(&mut self, out: &mut [u8]) -> Result<()> {
@@ -148,49 +136,37 @@ impl Source for SliceSource<'_> {
         Ok(self.take(len)?.to_vec())
     }
 
-    fn read_vec_with(&mut self, len: usize, mut visit: impl FnMut(&[u8])) -> Result<Vec<u8>> {
+    fn append(&mut self, out: &mut Vec<u8>, len: usize, mut see: impl FnMut(&[u8])) -> Result<()> {
         let bytes = self.take(len)?;
-        let mut out = Vec::with_capacity(len);
+        out.reserve(len);
         for piece in bytes.chunks(PIECE) {
             out.extend_from_slice(piece);
-            visit(piece);
+            see(piece);
         }
-        Ok(out)
+        Ok(())
     }
 
     /// One piece: the bytes in place.
-    fn read_pieces(&mut self, len: usize, mut visit: impl FnMut(&[u8])) -> Result<()> {
-        visit(self.take(len)?);
+    fn views(&mut self, len: usize, scan: &mut ViewScan) -> Result<()> {
+        scan.push(self.take(len)?);
         Ok(())
     }
 }
 
+/// A stream whose length is unknown: every buffer is read straight into the allocation it ends
+/// in, which grows (at least doubling, at most to the buffer's length) as the bytes arrive.
 struct IoSource<R> {
     reader: R,
     position: u64,
 }
 
 impl<R: Read> IoSource<R> {
+    /// Fills `out`; errors are placed at `start`, the offset of the buffer `out` is part of.
     fn fill(&mut self, out: &mut [u8], start: u64) -> Result<()> {
         self.reader
             .read_exact(out)
             .map_err(|err| Error::from(err).with_position(Position::Byte(start)))?;
         self.position += out.len() as u64;
-        Ok(())
-    }
-
-    /// Appends exactly `chunk` bytes to `out`, read into its spare capacity without zeroing it
-    /// first (for readers that support it); errors are placed at `start`, the buffer's offset.
-    fn append(&mut self, out: &mut Vec<u8>, chunk: usize, start: u64) -> Result<()> {
-        out.reserve(chunk);
-        let read = (&mut self.reader)
-            .take(chunk as u64)
-            .read_to_end(out)
-            .map_err(|err| Error::from(err).with_position(Position::Byte(start)))?;
-        self.position += read as u64;
-        if read < chunk {
-            return Err(Error::at(ErrorKind::UnexpectedEnd, start));
-        }
         Ok(())
     }
 }
@@ -206,33 +182,48 @@ impl<R: Read> Source for IoSource<R> {
     }
 
     fn read_vec(&mut self, len: usize) -> Result<Vec<u8>> {
-        self.read_vec_with(len, |_| {})
-    }
-
-    /// Reads in pieces of at most [`CHUNK`] bytes, growing the vector as they arrive.
-    fn read_vec_with(&mut self, len: usize, mut visit: impl FnMut(&[u8])) -> Result<Vec<u8>> {
-        let start = self.position;
         let mut out = Vec::new();
-        while out.len() < len {
-            let filled = out.len();
-            let chunk = (len - filled).min(CHUNK);
-            self.append(&mut out, chunk, start)?;
-            out[filled..].chunks(PIECE).for_each(&mut visit);
-        }
+        self.append(&mut out, len, |_| {})?;
         Ok(out)
     }
 
-    /// Pieces of at most [`CHUNK`] bytes, read into one scratch buffer.
-    fn read_pieces(&mut self, len: usize, mut visit: impl FnMut(&[u8])) -> Result<()> {
+    /// Reads [`PIECE`] bytes at a time into `out`, which grows as they arrive (asking for at
+    /// most the bytes already in it, or [`CHUNK`] at first, more at a time): its capacity stays
+    /// below twice the bytes read plus [`CHUNK`], whatever `len` claims.
+    fn append(&mut self, out: &mut Vec<u8>, len: usize, mut see: impl FnMut(&[u8])) -> Result<()> {
         let start = self.position;
-        let mut scratch = Vec::new();
+        let end = out.len() + len;
+        while out.len() < end {
+            let filled = out.len();
+            let piece = (end - filled).min(PIECE);
+            if out.capacity() < filled + piece {
+                out.reserve(filled.max(CHUNK).min(end - filled));
+            }
+            out.resize(filled + piece, 0);
+            self.fill(&mut out[filled..], start)?;
+            see(&out[filled..]);
+        }
+        Ok(())
+    }
+
+    /// The views that `scan` keeps are read into place, [`PIECE`] bytes at a time; bytes past
+    /// them (a longer buffer) through a scratch buffer of at most [`CHUNK`] bytes.
+    fn views(&mut self, len: usize, scan: &mut ViewScan) -> Result<()> {
+        let start = self.position;
+        let rows = (len / VIEW).min(scan.wanted());
         let mut done = 0;
-        while done < len {
-            let chunk = (len - done).min(CHUNK);
-            scratch.clear();
-            self.append(&mut scratch, chunk, start)?;
-            visit(&scratch);
-            done += chunk;
+        while done < rows {
+            let piece = (rows - done).min(PIECE / VIEW);
+            scan.fill(piece, |out| self.fill(out, start))?;
+            done += piece;
+        }
+        let mut rest = len - rows * VIEW;
+        let mut scratch = vec![0u8; rest.min(CHUNK)];
+        while rest > 0 {
+            let piece = &mut scratch[..rest.min(CHUNK)];
+            self.fill(piece, start)?;
+            scan.push(piece);
+            rest -= piece.len();
         }
         Ok(())
     }
@@ -313,6 +304,12 @@ impl<S: Source> Restorer<S> {
             .with_position(Position::Byte(position)));
         }
         Ok(i32s(&bytes, size))
+    }
+
+    /// The offsets buffer, then the sizes buffer, of an ARRAY or MAP of `size` rows.
+    fn ranges(&mut self, size: usize) -> Result<(Vec<i32>, Vec<i32>)> {
+        let offsets = self.row_buffer("offsets", size)?;
+        Ok((offsets, self.row_buffer("sizes", size)?))
     }
 
     fn enter(&mut self) -> Result<()> {
@@ -399,8 +396,7 @@ impl<S: Source> Restorer<S> {
                 FlatData::Row(children)
             }
             Type::Array(_) => {
-                let offsets = self.row_buffer("offsets", size)?;
-                let sizes = self.row_buffer("sizes", size)?;
+                let (offsets, sizes) = self.ranges(size)?;
                 FlatData::Array {
                     offsets,
                     sizes,
@@ -408,8 +404,7 @@ impl<S: Source> Restorer<S> {
                 }
             }
             Type::Map(..) => {
-                let offsets = self.row_buffer("offsets", size)?;
-                let sizes = self.row_buffer("sizes", size)?;
+                let (offsets, sizes) = self.ranges(size)?;
                 let keys = Box::new(self.vector()?);
                 FlatData::Map {
                     offsets,
@@ -444,7 +439,7 @@ impl<S: Source> Restorer<S> {
         let mut scan = ViewScan::new(size, nulls, ty.is_text());
         if has_values {
             let len = self.len("values buffer length")?;
-            self.source.read_pieces(len, |piece| scan.push(piece))?;
+            self.source.views(len, &mut scan)?;
         }
         let views_at = self.source.position() - scan.seen() as u64;
         let text = ty.is_text();
@@ -453,16 +448,11 @@ impl<S: Source> Restorer<S> {
         let mut ascii = true;
         for _ in 0..buffer_count {
             let len = self.len("string buffer length")?;
-            let buffer = self.source.read_vec_with(len, |piece| {
+            self.source.append(&mut long, len, |piece| {
                 if text && ascii {
                     ascii = piece.is_ascii();
                 }
             })?;
-            if long.is_empty() {
-                long = buffer;
-            } else {
-                long.extend_from_slice(&buffer);
-            }
         }
         Ok(FlatData::Strings(scan.finish(long, ascii, views_at)?))
     }

@@ -94,6 +94,13 @@ impl<W: Write> Saver<W> {
         self.bytes(bytes)
     }
 
+    /// The offsets buffer, then the sizes buffer, of an ARRAY or MAP.
+    fn ranges(&mut self, data: &FlatData) -> Result<()> {
+        let (offsets, sizes) = data.ranges();
+        self.buffer(&i32s_le(offsets))?;
+        self.buffer(&i32s_le(sizes))
+    }
+
     /// The type as Velox's JSON, `i32` length first.
     fn ty(&mut self, ty: &Type) -> Result<()> {
         // What `restore` would refuse: too deep, or a DECIMAL built with bad parameters.
@@ -221,23 +228,12 @@ impl<W: Write> Saver<W> {
                         }
                         Ok(())
                     }
-                    FlatData::Array {
-                        offsets,
-                        sizes,
-                        elements,
-                    } => {
-                        self.buffer(&i32s_le(offsets))?;
-                        self.buffer(&i32s_le(sizes))?;
+                    FlatData::Array { elements, .. } => {
+                        self.ranges(data)?;
                         self.vector(elements)
                     }
-                    FlatData::Map {
-                        offsets,
-                        sizes,
-                        keys,
-                        values,
-                    } => {
-                        self.buffer(&i32s_le(offsets))?;
-                        self.buffer(&i32s_le(sizes))?;
+                    FlatData::Map { keys, values, .. } => {
+                        self.ranges(data)?;
                         self.vector(keys)?;
                         self.vector(values)
                     }

@@ -209,49 +209,79 @@ impl<'a> ViewScan<'a> {
         self.seen
     }
 
+    /// Views still to come before `size` rows are held (0 once a piece left a view split).
+    pub(crate) fn wanted(&self) -> usize {
+        let held = self.views.len();
+        if self.seen == held * VIEW {
+            self.size - held
+        } else {
+            0
+        }
+    }
+
     /// Takes the next `piece` of the views buffer. Every piece but the last must be a multiple
     /// of 16 bytes long (a view split between pieces, or one past `size` rows, is not kept).
     pub(crate) fn push(&mut self, piece: &[u8]) {
-        let at = self.seen;
-        self.seen = at.saturating_add(piece.len());
-        let first = self.views.len();
-        if at != first * VIEW || first >= self.size {
-            return;
-        }
-        let rows = (piece.len() / VIEW).min(self.size - first);
+        let rows = (piece.len() / VIEW).min(self.wanted());
+        self.seen = self.seen.saturating_add(piece.len());
         self.views.reserve(rows);
-        for (b, block) in piece[..rows * VIEW].chunks(BLOCK * VIEW).enumerate() {
-            let start = first + b * BLOCK;
+        for block in piece[..rows * VIEW].chunks(BLOCK * VIEW) {
+            let start = self.views.len();
+            self.views.extend_from_slice(block.as_chunks::<VIEW>().0);
+            self.canonicalize(start);
+        }
+    }
+
+    /// Reads the next `rows` views (at most [`ViewScan::wanted`]) straight into place with
+    /// `read`, which fills the slice it is given or fails, then brings them to the canonical
+    /// form. Keep `rows` small enough for the views to stay in the cache between the two.
+    pub(crate) fn fill(
+        &mut self,
+        rows: usize,
+        read: impl FnOnce(&mut [u8]) -> Result<()>,
+    ) -> Result<()> {
+        let rows = rows.min(self.wanted());
+        let start = self.views.len();
+        self.views.resize(start + rows, [0; VIEW]);
+        read(self.views[start..].as_flattened_mut())?;
+        self.seen += rows * VIEW;
+        self.canonicalize(start);
+        Ok(())
+    }
+
+    /// Brings the views from row `start` on to the canonical form, a block at a time.
+    fn canonicalize(&mut self, start: usize) {
+        let end = self.views.len();
+        for first in (start..end).step_by(BLOCK) {
+            let last = (first + BLOCK).min(end);
             let high = match self.nulls {
-                None => self.block(block, |_| true),
-                Some(bits) => self.block(block, |row| {
-                    bits.get((start + row) / 8)
-                        .is_some_and(|byte| byte >> ((start + row) % 8) & 1 == 1)
+                None => self.block(first, last, |_| true),
+                Some(bits) => self.block(first, last, |row| {
+                    bits.get(row / 8)
+                        .is_some_and(|byte| byte >> (row % 8) & 1 == 1)
                 }),
             };
             if high != 0 && self.text && self.bad_utf8.is_none() {
-                self.check_inline_utf8(start);
+                self.check_inline_utf8(first, last);
             }
         }
     }
 
-    /// Appends the views of `block` in the canonical form and notes their long strings;
-    /// `valid(i)` tells whether the block's row `i` is not null. Returns the high bits of the
-    /// inline text, OR-ed.
+    /// Rewrites views `first..last` in the canonical form and notes their long strings;
+    /// `valid(row)` tells whether `row` is not null. Returns the high bits of the inline text,
+    /// OR-ed.
     ///
-    /// The block is copied first and then rewritten in place while in the L1 cache, in a loop
-    /// whose only branch is the loop's: whether a view is inline is random in real data.
+    /// The loop's only branch is the loop's own: whether a view is inline is random in real
+    /// data.
     #[inline(always)]
-    fn block(&mut self, block: &[u8], valid: impl Fn(usize) -> bool) -> u128 {
-        let start = self.views.len();
-        self.views.extend_from_slice(block.as_chunks::<VIEW>().0);
+    fn block(&mut self, first: usize, last: usize, valid: impl Fn(usize) -> bool) -> u128 {
         let (mut next, mut end, mut high) = (self.next, self.end, 0u128);
         // Bits set where some long view's offset differs from its packed offset.
         let mut moved = 0u64;
-        for (i, slot) in self.views[start..].iter_mut().enumerate() {
+        for (i, slot) in self.views[first..last].iter_mut().enumerate() {
             let view = u128::from_le_bytes(*slot);
             let len = u64::from(view as u32);
-            let index = select_unpredictable(valid(i), len.min(LONG as u64) as usize, NULL);
+            let index = select_unpredictable(valid(first + i), len.min(LONG as u64) as usize, NULL);
             let canonical = view & MASKS.keep[index];
             *slot = canonical.to_le_bytes();
             high |= canonical & MASKS.high[index];
@@ -268,10 +298,10 @@ impl<'a> ViewScan<'a> {
         high
     }
 
-    /// Looks for the first inline view from row `start` on whose text is not UTF-8.
+    /// Looks for the first inline view of rows `start..end` (canonical) whose text is not UTF-8.
     #[cold]
-    fn check_inline_utf8(&mut self, start: usize) {
-        let views = self.views.get(start..).unwrap_or(&[]);
+    fn check_inline_utf8(&mut self, start: usize, end: usize) {
+        let views = self.views.get(start..end).unwrap_or(&[]);
         self.bad_utf8 = views
             .iter()
             .position(|view| {

@@ -242,6 +242,49 @@ fn restore_reads_one_vector_and_leaves_the_rest_of_the_stream() {
     );
 }
 
+/// A stream that hands out at most 999 bytes per read, so that no buffer arrives whole.
+struct Trickle<'a>(&'a [u8]);
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let n = out.len().min(self.0.len()).min(999);
+        out[..n].copy_from_slice(&self.0[..n]);
+        self.0 = &self.0[n..];
+        Ok(n)
+    }
+}
+
+#[test]
+fn buffers_larger_than_a_read_piece_restore_from_a_stream() {
+    // Strings of 0 to 39 bytes (inline and long, some not ASCII), every seventh row null,
+    // beside numbers: tens of KiB per buffer, more than one piece of the stream reader.
+    let rows = 5000;
+    let text = |row: usize| Value::Varchar("é".repeat(row % 40 / 2) + &"x".repeat(row % 2));
+    let strings: Vec<Value> = (0..rows)
+        .map(|row| if row % 7 == 3 { Value::Null } else { text(row) })
+        .collect();
+    let numbers: Vec<Value> = (0..rows as i64).map(Value::BigInt).collect();
+    let row_type = Type::row([("s", Type::Varchar), ("n", Type::BigInt)]);
+    let children = vec![
+        Some(Vector::from_values(Type::Varchar, &strings).unwrap()),
+        Some(Vector::from_values(Type::BigInt, &numbers).unwrap()),
+    ];
+    let v = Vector::flat_row(row_type, rows, children, None).unwrap();
+    let bytes = to_bytes(&v).unwrap();
+    assert!(bytes.len() > 100_000);
+    assert_eq!(restore(Trickle(&bytes)).unwrap(), v);
+    assert_eq!(from_bytes(&bytes).unwrap(), v);
+    // Cut inside the string buffer: the same error, at the same offset, from both readers.
+    let cut = &bytes[..bytes.len() - 50_000];
+    let from_stream = restore(Trickle(cut)).unwrap_err();
+    let from_slice = from_bytes(cut).unwrap_err();
+    assert_eq!(from_stream.kind(), ErrorKind::UnexpectedEnd);
+    assert_eq!(
+        (from_stream.kind(), from_stream.offset()),
+        (from_slice.kind(), from_slice.offset())
+    );
+}
+
 #[test]
 fn every_truncated_prefix_is_an_error_in_both_readers() {
     let v = Vector::dictionary(

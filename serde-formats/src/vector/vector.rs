@@ -368,24 +368,15 @@ impl Vector {
                 }
                 Ok(Value::Row(values))
             }
-            FlatData::Array {
-                offsets,
-                sizes,
-                elements,
-            } => {
-                let (start, len) = range_of(offsets, sizes, row);
+            FlatData::Array { elements, .. } => {
+                let (start, len) = data.range(row);
                 let items = (start..start + len)
                     .map(|element| elements.value(element))
                     .collect::<Result<Vec<_>>>()?;
                 Ok(Value::Array(items))
             }
-            FlatData::Map {
-                offsets,
-                sizes,
-                keys,
-                values,
-            } => {
-                let (start, len) = range_of(offsets, sizes, row);
+            FlatData::Map { keys, values, .. } => {
+                let (start, len) = data.range(row);
                 let entries = (start..start + len)
                     .map(|entry| Ok((keys.value(entry)?, values.value(entry)?)))
                     .collect::<Result<Vec<_>>>()?;
@@ -404,11 +395,25 @@ pub(crate) enum Leaf<'a> {
     Flat(&'a Vector, usize),
 }
 
-/// `(offset, size)` of a row of an ARRAY or MAP (both checked non-negative on construction).
-pub(crate) fn range_of(offsets: &[i32], sizes: &[i32], row: usize) -> (usize, usize) {
-    let offset = offsets.get(row).copied().unwrap_or(0).max(0) as usize;
-    let size = sizes.get(row).copied().unwrap_or(0).max(0) as usize;
-    (offset, size)
+impl FlatData {
+    /// The offsets and sizes of an ARRAY or MAP, one per row (empty for other data).
+    pub(crate) fn ranges(&self) -> (&[i32], &[i32]) {
+        match self {
+            FlatData::Array { offsets, sizes, .. } | FlatData::Map { offsets, sizes, .. } => {
+                (offsets, sizes)
+            }
+            _ => (&[], &[]),
+        }
+    }
+
+    /// `(offset, size)` of row `row` of an ARRAY or MAP (both checked non-negative on
+    /// construction; `(0, 0)` for other data).
+    pub(crate) fn range(&self, row: usize) -> (usize, usize) {
+        let (offsets, sizes) = self.ranges();
+        let offset = offsets.get(row).copied().unwrap_or(0).max(0) as usize;
+        let size = sizes.get(row).copied().unwrap_or(0).max(0) as usize;
+        (offset, size)
+    }
 }
 
 pub(crate) fn to_i32(n: usize) -> Result<i32> {

@@ -1,0 +1,552 @@
+//! The table of contents while the writer builds it: one compact entry per value on a stack,
+//! the encoded nodes of finished indexed containers in a byte arena, and msglc's rules that
+//! decide, when a container ends, whether it is a leaf, an indexed map or array, or a block
+//! list (the node table of the [module docs](super)).
+//!
+//! Entries are plain spans (24 bytes), so a value costs one push, and dropping the entries of
+//! a small container costs nothing. A container that becomes indexed is encoded at once into
+//! the arena, replacing its children's nodes there; the root's own node is never copied: its
+//! children stay on the stack and [`Index::finish_into`] encodes it straight into the output.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::read::Cursor;
+
+use super::encode::{self, put_leaf, put_pair, uint_len};
+use super::msgpack::Head;
+
+/// Set in [`Entry::meta`] when the entry's node is in the arena (an indexed container or a
+/// block list), not the leaf `{"p": [start, end]}`.
+const INDEXED: u32 = 1 << 31;
+
+/// A value waiting for its parent container to end.
+#[derive(Clone, Copy)]
+struct Entry {
+    /// The value's data, `[start, end)`.
+    start: u64,
+    end: u64,
+    /// Where its key starts in the key arena (entries of maps).
+    key: u32,
+    /// The key's length, with [`INDEXED`].
+    meta: u32,
+}
+
+impl Entry {
+    #[inline]
+    fn indexed(&self) -> bool {
+        self.meta & INDEXED != 0
+    }
+}
+
+/// A key in the key arena, from [`Index::push_key`].
+#[derive(Clone, Copy, Default)]
+pub(super) struct Key {
+    from: u32,
+    len: u32,
+}
+
+/// The state of the index when a container opened: what its children are appended after.
+#[derive(Clone, Copy)]
+pub(super) struct Open {
+    start: u64,
+    entries: usize,
+    nodes: usize,
+    arena: usize,
+    keys: usize,
+    is_map: bool,
+}
+
+/// The lengths of the index's parts, to drop what a map key's serialization added.
+#[derive(Clone, Copy)]
+pub(super) struct Mark {
+    entries: usize,
+    nodes: usize,
+    arena: usize,
+    keys: usize,
+}
+
+/// An indexed root container whose children are the whole entry stack.
+#[derive(Clone, Copy)]
+struct Root {
+    start: u64,
+    end: u64,
+    is_map: bool,
+    children: usize,
+}
+
+/// The table of contents under construction.
+pub(super) struct Index {
+    entries: Vec<Entry>,
+    /// The encoded nodes of the indexed entries, in their order on `entries`.
+    arena: Vec<u8>,
+    /// The length of each node in `arena`.
+    nodes: Vec<usize>,
+    /// The encoded keys of the entries of open maps.
+    keys: Vec<u8>,
+    /// Reused while encoding a node before it replaces its children in `arena`.
+    scratch: Vec<u8>,
+    /// Reused while cutting an array into blocks: `[count, start, end]`.
+    blocks: Vec<[u64; 3]>,
+    root: Option<Root>,
+    block_size: u64,
+    trivial_size: u64,
+}
+
+#[cold]
+fn keys_too_long() -> Error {
+    Error::with_message(
+        ErrorKind::Unsupported,
+        "map keys longer than 2 GiB, or 4 GiB of keys in open maps",
+    )
+}
+
+impl Index {
+    pub(super) fn new(block_size: u64, trivial_size: u64) -> Self {
+        Index {
+            entries: Vec::new(),
+            arena: Vec::new(),
+            nodes: Vec::new(),
+            keys: Vec::new(),
+            scratch: Vec::new(),
+            blocks: Vec::new(),
+            root: None,
+            block_size,
+            trivial_size,
+        }
+    }
+
+    /// Records a value known by its span (a scalar, or a container not yet decided).
+    #[inline]
+    pub(super) fn leaf(&mut self, start: u64, end: u64) {
+        self.entries.push(Entry {
+            start,
+            end,
+            key: 0,
+            meta: 0,
+        });
+    }
+
+    /// Stores an encoded map key (`head` then `body`), for the entry that will follow it.
+    #[inline]
+    pub(super) fn push_key(&mut self, head: &[u8], body: &[u8]) -> Result<Key> {
+        let from = self.keys.len();
+        let len = head.len() + body.len();
+        let (Ok(from32), Ok(len32)) = (u32::try_from(from), u32::try_from(len)) else {
+            return Err(keys_too_long());
+        };
+        if len32 >= INDEXED || from32.checked_add(len32).is_none() {
+            return Err(keys_too_long());
+        }
+        self.keys.extend_from_slice(head);
+        self.keys.extend_from_slice(body);
+        Ok(Key {
+            from: from32,
+            len: len32,
+        })
+    }
+
+    /// Gives the last entry its map key.
+    #[inline]
+    pub(super) fn set_last_key(&mut self, key: Key) {
+        if let Some(last) = self.entries.last_mut() {
+            last.key = key.from;
+            last.meta = (last.meta & INDEXED) | key.len;
+        }
+    }
+
+    pub(super) fn mark(&self) -> Mark {
+        Mark {
+            entries: self.entries.len(),
+            nodes: self.nodes.len(),
+            arena: self.arena.len(),
+            keys: self.keys.len(),
+        }
+    }
+
+    /// Drops everything added since `mark`.
+    pub(super) fn rollback(&mut self, mark: Mark) {
+        self.entries.truncate(mark.entries);
+        self.nodes.truncate(mark.nodes);
+        self.arena.truncate(mark.arena);
+        self.keys.truncate(mark.keys);
+    }
+
+    /// A container starts at data position `start`; its children follow.
+    #[inline]
+    pub(super) fn open(&self, start: u64, is_map: bool) -> Open {
+        Open {
+            start,
+            entries: self.entries.len(),
+            nodes: self.nodes.len(),
+            arena: self.arena.len(),
+            keys: self.keys.len(),
+            is_map,
+        }
+    }
+}
+
+impl Open {
+    /// Whether the container is a map.
+    #[inline]
+    pub(super) fn is_map(&self) -> bool {
+        self.is_map
+    }
+}
+
+impl Index {
+    /// How many children the container has so far.
+    #[inline]
+    pub(super) fn children(&self, open: &Open) -> usize {
+        self.entries.len() - open.entries
+    }
+
+    /// Moves the container's children by `delta` bytes: its header, of a length known only at
+    /// its end, was written before them.
+    pub(super) fn shift(&mut self, open: &Open, delta: u64) -> Result<()> {
+        for entry in &mut self.entries[open.entries..] {
+            entry.start += delta;
+            entry.end += delta;
+        }
+        if self.arena.len() == open.arena {
+            return Ok(());
+        }
+        // Positions inside encoded nodes change their length: encode those nodes again.
+        self.scratch.clear();
+        let mut cur = Cursor::at(&self.arena, open.arena, 0);
+        for len in &mut self.nodes[open.nodes..] {
+            let before = self.scratch.len();
+            shift_node(&mut cur, &mut self.scratch, delta)?;
+            *len = self.scratch.len() - before;
+        }
+        self.arena.truncate(open.arena);
+        self.arena.extend_from_slice(&self.scratch);
+        Ok(())
+    }
+
+    /// The container opened at `open` ends at `end`: its children are replaced by its own
+    /// entry. The outermost container (`root`) that is indexed keeps its children instead.
+    pub(super) fn close(&mut self, open: &Open, end: u64, root: bool) {
+        let start = open.start;
+        let size = end - start;
+        let children = &self.entries[open.entries..];
+        let trivial_size = self.trivial_size;
+        let indexed = size >= self.block_size
+            && children
+                .iter()
+                .any(|c| c.indexed() || c.end - c.start > trivial_size);
+        if indexed {
+            if root && open.entries == 0 {
+                self.root = Some(Root {
+                    start,
+                    end,
+                    is_map: open.is_map,
+                    children: children.len(),
+                });
+                return;
+            }
+            self.scratch.clear();
+            encode_indexed(
+                &mut self.scratch,
+                Root {
+                    start,
+                    end,
+                    is_map: open.is_map,
+                    children: children.len(),
+                },
+                children,
+                &self.nodes[open.nodes..],
+                &self.arena[open.arena..],
+                &self.keys,
+            );
+            self.arena.truncate(open.arena);
+            self.arena.extend_from_slice(&self.scratch);
+            self.push_node(open, start, end, self.scratch.len());
+            return;
+        }
+        // A map of trivial children, or an empty container, costs more to index than to read
+        // whole.
+        if size >= self.block_size && !open.is_map && !children.is_empty() {
+            self.blocks.clear();
+            // Only leaves are trivial, so every child is its span.
+            group_into_blocks(
+                children.iter().map(|c| (c.start, c.end)),
+                self.block_size,
+                &mut self.blocks,
+            );
+            if self.blocks.len() > 1 {
+                let before = self.arena.len();
+                encode_blocks(&mut self.arena, &self.blocks);
+                let len = self.arena.len() - before;
+                self.push_node(open, start, end, len);
+                return;
+            }
+        }
+        self.entries.truncate(open.entries);
+        self.keys.truncate(open.keys);
+        self.leaf(start, end);
+    }
+
+    /// Replaces the children of `open` by one indexed entry whose node, `len` bytes, ends the
+    /// arena.
+    fn push_node(&mut self, open: &Open, start: u64, end: u64, len: usize) {
+        self.entries.truncate(open.entries);
+        self.keys.truncate(open.keys);
+        self.nodes.truncate(open.nodes);
+        self.nodes.push(len);
+        self.entries.push(Entry {
+            start,
+            end,
+            key: 0,
+            meta: INDEXED,
+        });
+    }
+
+    /// Appends the TOC of the one value recorded to `out`.
+    pub(super) fn finish_into(&self, out: &mut Vec<u8>) -> Result<()> {
+        match (self.root, self.entries.as_slice()) {
+            (Some(root), entries) if entries.len() == root.children => {
+                encode_indexed(out, root, entries, &self.nodes, &self.arena, &self.keys);
+            }
+            (None, [entry]) if entry.indexed() => out.extend_from_slice(&self.arena),
+            (None, [entry]) => put_leaf(out, entry.start, entry.end),
+            _ => {
+                return Err(Error::with_message(
+                    ErrorKind::Message,
+                    "the serializer must be given exactly one value",
+                ))
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Appends `{"p": [s, e], "t": {key: child, ...}}` (a map) or `{"p": [s, e], "t": [child, ...]}`
+/// for a container of `children`, whose indexed nodes are `nodes` long, in order, in `arena`.
+fn encode_indexed(
+    out: &mut Vec<u8>,
+    node: Root,
+    children: &[Entry],
+    nodes: &[usize],
+    arena: &[u8],
+    keys: &[u8],
+) {
+    // Every position is at most `end`: a leaf takes at most 4 + 2 * uint_len(end) bytes.
+    let leaf_max = 4 + 2 * uint_len(node.end);
+    out.reserve(17 + children.len() * leaf_max + arena.len());
+    out.extend_from_slice(&[0x82, 0xa1, b'p']);
+    put_pair(out, node.start, node.end);
+    out.extend_from_slice(&[0xa1, b't']);
+    // Lengths beyond u32 were refused while serializing.
+    let n = children.len() as u32;
+    let head = if node.is_map {
+        encode::map_len(n)
+    } else {
+        encode::array_len(n)
+    };
+    out.extend_from_slice(head.as_bytes());
+    let mut at = 0;
+    let mut lens = nodes.iter();
+    for child in children {
+        if node.is_map {
+            let from = child.key as usize;
+            let len = (child.meta & !INDEXED) as usize;
+            out.extend_from_slice(&keys[from..from + len]);
+        }
+        match child.indexed().then(|| lens.next()).flatten() {
+            Some(&len) => {
+                out.extend_from_slice(&arena[at..at + len]);
+                at += len;
+            }
+            None => put_leaf(out, child.start, child.end),
+        }
+    }
+}
+
+/// Appends `{"p": [[count, start, end], ...]}`.
+fn encode_blocks(out: &mut Vec<u8>, blocks: &[[u64; 3]]) {
+    out.extend_from_slice(&[0x81, 0xa1, b'p']);
+    out.extend_from_slice(encode::array_len(blocks.len() as u32).as_bytes());
+    for block in blocks {
+        out.push(0x93);
+        for v in block {
+            out.extend_from_slice(encode::uint(*v).as_bytes());
+        }
+    }
+}
+
+/// Cuts the children of an array whose children are all trivial into blocks, appended to
+/// `blocks`: a block closes once `end - block_start >= block_size`; the rest forms a last block.
+pub(super) fn group_into_blocks(
+    spans: impl IntoIterator<Item = (u64, u64)>,
+    block_size: u64,
+    blocks: &mut Vec<[u64; 3]>,
+) {
+    let mut spans = spans.into_iter().peekable();
+    let Some(&(first_start, _)) = spans.peek() else {
+        return;
+    };
+    let mut block_start = first_start;
+    let mut count = 0u64;
+    let mut block_end = first_start;
+    for (_, end) in spans {
+        count += 1;
+        block_end = end;
+        if end >= block_start.saturating_add(block_size) {
+            blocks.push([count, block_start, end]);
+            block_start = end;
+            count = 0;
+        }
+    }
+    if count > 0 {
+        blocks.push([count, block_start, block_end]);
+    }
+}
+
+/// Copies one encoded node from `cur` to `out` with every data position moved by `delta`.
+fn shift_node(cur: &mut Cursor<'_>, out: &mut Vec<u8>, delta: u64) -> Result<()> {
+    let Head::Map(fields) = cur.head()? else {
+        return Err(internal());
+    };
+    out.extend_from_slice(encode::map_len(fields).as_bytes());
+    for _ in 0..fields {
+        let key = cur.pos();
+        cur.skip_value()?;
+        let key = cur.since(key);
+        out.extend_from_slice(key);
+        match (key, cur.head()?) {
+            (b"\xa1p", Head::Array(n)) => {
+                out.extend_from_slice(encode::array_len(n).as_bytes());
+                let first = cur.pos();
+                let blocks = matches!(cur.head()?, Head::Array(_));
+                cur.set_pos(first);
+                if blocks {
+                    for _ in 0..n {
+                        cur.head()?;
+                        out.push(0x93);
+                        let count = cur.uint(ErrorKind::Message)?;
+                        out.extend_from_slice(encode::uint(count).as_bytes());
+                        shift_uints(cur, out, 2, delta)?;
+                    }
+                } else {
+                    shift_uints(cur, out, n, delta)?;
+                }
+            }
+            (b"\xa1t", Head::Array(n)) => {
+                out.extend_from_slice(encode::array_len(n).as_bytes());
+                for _ in 0..n {
+                    shift_node(cur, out, delta)?;
+                }
+            }
+            (b"\xa1t", Head::Map(n)) => {
+                out.extend_from_slice(encode::map_len(n).as_bytes());
+                for _ in 0..n {
+                    let key = cur.pos();
+                    cur.skip_value()?;
+                    out.extend_from_slice(cur.since(key));
+                    shift_node(cur, out, delta)?;
+                }
+            }
+            _ => return Err(internal()),
+        }
+    }
+    Ok(())
+}
+
+fn shift_uints(cur: &mut Cursor<'_>, out: &mut Vec<u8>, n: u32, delta: u64) -> Result<()> {
+    for _ in 0..n {
+        let v = cur.uint(ErrorKind::Message)?;
+        out.extend_from_slice(encode::uint(v + delta).as_bytes());
+    }
+    Ok(())
+}
+
+/// The arena holds only nodes this module encoded; anything else is a bug.
+#[cold]
+fn internal() -> Error {
+    Error::with_message(ErrorKind::Message, "internal error: malformed TOC node")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The worked example of docs/spec/toc-msgpack.md §5.4.
+    #[test]
+    fn blocks_close_at_or_past_the_block_size() {
+        // Five 9-byte floats from offset 3 with T = 18: blocks of 2, 2, then 1.
+        let children: Vec<(u64, u64)> = (0..5).map(|i| (3 + 9 * i, 12 + 9 * i)).collect();
+        let mut blocks = Vec::new();
+        group_into_blocks(children, 18, &mut blocks);
+        assert_eq!(blocks, vec![[2, 3, 21], [2, 21, 39], [1, 39, 48]]);
+    }
+
+    /// The worked example of docs/spec/toc-msgpack.md §5.3.
+    #[test]
+    fn indexed_node_encodes_p_before_t() {
+        let mut index = Index::new(300, 0);
+        let open = index.open(0, false);
+        index.leaf(3, 4);
+        index.close(&open, 300, false);
+        let mut out = Vec::new();
+        index.finish_into(&mut out).unwrap();
+        assert_eq!(
+            out,
+            [
+                0x82, 0xa1, b'p', 0x92, 0x00, 0xcd, 0x01, 0x2c, 0xa1, b't', 0x91, 0x81, 0xa1, b'p',
+                0x92, 0x03, 0x04
+            ]
+        );
+    }
+
+    /// An indexed root is encoded from the stack, and as the same bytes as a nested node.
+    #[test]
+    fn root_and_nested_nodes_encode_alike() {
+        let mut nested = Index::new(300, 0);
+        let outer = nested.open(0, false);
+        let open = nested.open(1, false);
+        nested.leaf(4, 5);
+        nested.close(&open, 301, false);
+        nested.close(&outer, 302, true);
+        let mut out = Vec::new();
+        nested.finish_into(&mut out).unwrap();
+        let mut expected = vec![
+            0x82, 0xa1, b'p', 0x92, 0x00, 0xcd, 0x01, 0x2e, 0xa1, b't', 0x91,
+        ];
+        expected.extend_from_slice(&[0x82, 0xa1, b'p', 0x92, 0x01, 0xcd, 0x01, 0x2d]);
+        expected.extend_from_slice(&[0xa1, b't', 0x91, 0x81, 0xa1, b'p', 0x92, 0x04, 0x05]);
+        assert_eq!(out, expected);
+    }
+
+    /// Shifting re-encodes positions whose encoded length changes, blocks and keys included.
+    #[test]
+    fn shift_moves_every_position_of_encoded_nodes() {
+        let mut index = Index::new(100, 10);
+        let outer = index.open(0, true);
+        let key = index.push_key(&[0xa1], b"k").unwrap();
+        let open = index.open(2, false);
+        for i in 0..30 {
+            index.leaf(3 + 9 * i, 12 + 9 * i);
+        }
+        index.close(&open, 273, false);
+        index.set_last_key(key);
+        index.shift(&outer, 200).unwrap();
+        index.close(&outer, 473, true);
+        let mut shifted = Vec::new();
+        index.finish_into(&mut shifted).unwrap();
+
+        let mut direct = Index::new(100, 10);
+        let outer = direct.open(0, true);
+        let key = direct.push_key(&[0xa1], b"k").unwrap();
+        let open = direct.open(202, false);
+        for i in 0..30 {
+            direct.leaf(203 + 9 * i, 212 + 9 * i);
+        }
+        direct.close(&open, 473, false);
+        direct.set_last_key(key);
+        direct.close(&outer, 473, true);
+        let mut expected = Vec::new();
+        direct.finish_into(&mut expected).unwrap();
+        assert_eq!(shifted, expected);
+        // The block list holds positions past 255 (two-byte uints) only after the shift.
+        assert!(expected.windows(1).any(|w| w[0] == 0xcd));
+    }
+}
