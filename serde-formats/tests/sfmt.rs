@@ -362,7 +362,7 @@ fn inspect_json_and_msgpack_summarise_the_value() {
     let stdout = inspect(&[&input], "format: json, 14 bytes\n");
     assert!(stdout.contains("value: map of 1; 4 values in all (1 null), depth 2\n"));
     let packed = convert(&dir, &input, "in.mpk");
-    let stdout = inspect(&[&packed], "format: msgpack, ");
+    inspect(&[&packed], "format: msgpack, ");
 }
 
 #[test]
