@@ -99,45 +99,48 @@ where
     group.finish();
 }
 
-fn bench_a(c: &mut Criterion) {
-    let value = shape_a();
-    write_and_decode(c, "A", &value);
-    let file = toc::to_bytes(&value).unwrap();
-    let mut rng = ChaCha8Rng::seed_from_u64(3);
+/// `toc_open_leaf/{shape}`: opens the file of `value` in memory and reads the leaf at a random
+/// path made by `path` (from a generator seeded with `seed`).
+fn open_leaf<T, L>(
+    c: &mut Criterion,
+    shape: &str,
+    value: &T,
+    seed: u64,
+    sample_size: usize,
+    mut path: impl FnMut(&mut ChaCha8Rng) -> String,
+) where
+    T: Serialize,
+    L: for<'de> Deserialize<'de>,
+{
+    let file = toc::to_bytes(value).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut group = c.benchmark_group("toc_open_leaf");
-    group.bench_function("A", |b| {
+    group.sample_size(sample_size);
+    group.bench_function(shape, |b| {
         b.iter(|| {
-            let path = format!(
-                "key{:04}/{}",
-                rng.random_range(0..1000),
-                rng.random_range(0..10_000)
-            );
-            Reader::from_slice(&file)
-                .unwrap()
-                .get::<f64>(&path)
-                .unwrap()
+            let path = path(&mut rng);
+            Reader::from_slice(&file).unwrap().get::<L>(&path).unwrap()
         })
     });
     group.finish();
 }
 
+fn bench_a(c: &mut Criterion) {
+    let value = shape_a();
+    write_and_decode(c, "A", &value);
+    // Criterion's default sample size.
+    open_leaf::<_, f64>(c, "A", &value, 3, 100, |rng| {
+        let key = rng.random_range(0..1000);
+        format!("key{key:04}/{}", rng.random_range(0..10_000))
+    });
+}
+
 fn bench_b(c: &mut Criterion) {
     let value = shape_b();
     write_and_decode(c, "B", &value);
-    let file = toc::to_bytes(&value).unwrap();
-    let mut rng = ChaCha8Rng::seed_from_u64(4);
-    let mut group = c.benchmark_group("toc_open_leaf");
-    group.sample_size(20);
-    group.bench_function("B", |b| {
-        b.iter(|| {
-            let path = format!("{}/name", rng.random_range(0..1_000_000));
-            Reader::from_slice(&file)
-                .unwrap()
-                .get::<String>(&path)
-                .unwrap()
-        })
+    open_leaf::<_, String>(c, "B", &value, 4, 20, |rng| {
+        format!("{}/name", rng.random_range(0..1_000_000))
     });
-    group.finish();
 }
 
 criterion_group!(benches, bench_a, bench_b);

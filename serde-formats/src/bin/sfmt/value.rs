@@ -468,7 +468,7 @@ pub fn serialize_int<S: serde::Serializer>(v: i128, s: S) -> Result<S::Ok, S::Er
 
 impl serde::Serialize for Value {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::{SerializeMap, SerializeSeq, SerializeTuple};
+        use serde::ser::SerializeTuple;
         /// The `(type, data)` of an extension, data as serde bytes.
         struct Ext<'a>(i8, &'a [u8]);
         impl serde::Serialize for Ext<'_> {
@@ -497,20 +497,9 @@ impl serde::Serialize for Value {
             Value::Ext(tag, data) => {
                 s.serialize_newtype_struct(toc::EXT_STRUCT_NAME, &Ext(*tag, data))
             }
-            Value::Array(items) => {
-                let mut seq = s.serialize_seq(Some(items.len()))?;
-                for item in items {
-                    seq.serialize_element(item)?;
-                }
-                seq.end()
-            }
-            Value::Map(entries) => {
-                let mut map = s.serialize_map(Some(entries.len()))?;
-                for (k, v) in entries {
-                    map.serialize_entry(k, v)?;
-                }
-                map.end()
-            }
+            // A sequence and a map of known lengths, element by element, entry by entry.
+            Value::Array(items) => s.collect_seq(items),
+            Value::Map(entries) => s.collect_map(entries.iter().map(|(k, v)| (k, v))),
         }
     }
 }
