@@ -194,6 +194,16 @@ impl<O: Output> Writer<O> {
     #[inline]
     fn str_key(&mut self, key: &str) -> Result<Key> {
         let head = encode::str_len(length(key.len(), "string")?);
+        if key.len() < 32 {
+            // A fixstr, as field names usually are: one piece for the sink and the key arena.
+            let mut buf = [0u8; 32];
+            buf[0] = head.as_bytes()[0];
+            buf[1..=key.len()].copy_from_slice(key.as_bytes());
+            let encoded = &buf[..=key.len()];
+            let key_ref = self.index.push_key(encoded, &[])?;
+            self.data.put(encoded)?;
+            return Ok(key_ref);
+        }
         let key_ref = self.index.push_key(head.as_bytes(), key.as_bytes())?;
         self.data.put(head.as_bytes())?;
         self.data.put(key.as_bytes())?;
