@@ -58,8 +58,8 @@
 //!
 //! | path | DyND write | DyND read | typed-column `to_bytes` | typed-column `from_bytes` |
 //! | --- | --- | --- | --- | --- |
-//! | ordinary `Vec<f64>` | 0.57× | 0.62× | 0.33× | 0.26× |
-//! | dense (this module) | 0.93× | 1.08× | 0.66× | 1.6× |
+//! | ordinary `Vec<f64>` | 0.57× | 0.56–0.62× | 0.33× | 0.26× |
+//! | dense (this module) | 0.68–0.93× | 1.03–1.08× | 0.66× | 1.6× |
 //!
 //! Where the ordinary path's time goes (perf): one serde call per element, with the
 //! per-element bookkeeping each format needs (DyND: the zero-sized-element budget and the
