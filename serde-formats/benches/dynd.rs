@@ -11,6 +11,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Thro
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use serde_formats::dense::{DenseSlice, DenseVec};
 use serde_formats::dynd;
 
 #[derive(Serialize, Deserialize, BorshSerialize, BorshDeserialize, Clone, PartialEq, Debug)]
@@ -132,6 +133,8 @@ where
     group.finish();
 }
 
+/// memcpy of the same bytes: into a reused buffer ("memcpy", warm) and into a fresh `Vec`
+/// ("memcpy_fresh", paying the allocation and page faults as `to_bytes` does).
 fn memcpy_into(group: &mut BenchmarkGroup<'_, WallTime>, source: &[u8]) {
     let mut target = vec![0u8; source.len()];
     group.bench_function("memcpy", |b| {
@@ -140,6 +143,7 @@ fn memcpy_into(group: &mut BenchmarkGroup<'_, WallTime>, source: &[u8]) {
             black_box(&target);
         })
     });
+    group.bench_function("memcpy_fresh", |b| b.iter(|| black_box(source).to_vec()));
 }
 
 fn floats(c: &mut Criterion) {
@@ -154,6 +158,9 @@ fn floats(c: &mut Criterion) {
     group.bench_function("dynd", |b| {
         b.iter(|| dynd::to_bytes(black_box(&data)).unwrap())
     });
+    group.bench_function("dynd_dense", |b| {
+        b.iter(|| dynd::to_bytes(&DenseSlice(black_box(&data[..]))).unwrap())
+    });
     memcpy_into(&mut group, &raw);
     group.finish();
 
@@ -162,6 +169,9 @@ fn floats(c: &mut Criterion) {
     group.sample_size(30);
     group.bench_function("dynd", |b| {
         b.iter(|| dynd::from_bytes::<Vec<f64>>(black_box(&bytes)).unwrap())
+    });
+    group.bench_function("dynd_dense", |b| {
+        b.iter(|| dynd::from_bytes::<DenseVec<f64>>(black_box(&bytes)).unwrap())
     });
     memcpy_into(&mut group, &raw);
     group.finish();

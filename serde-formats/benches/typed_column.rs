@@ -9,6 +9,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+use serde_formats::dense::{DenseSlice, DenseVec};
 use serde_formats::typed_column::{from_bytes, from_columns, to_bytes, to_columns, View};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -32,11 +33,24 @@ fn dense_f64(c: &mut Criterion) {
     group.throughput(Throughput::Bytes(raw.len() as u64));
     group.sample_size(20);
     group.bench_function("memcpy", |b| b.iter(|| black_box(&raw).to_vec()));
+    let mut target = vec![0u8; raw.len()];
+    group.bench_function("memcpy_reused", |b| {
+        b.iter(|| {
+            target.copy_from_slice(black_box(&raw));
+            black_box(&target);
+        })
+    });
     group.bench_function("encode/to_columns", |b| {
         b.iter(|| to_columns(black_box(&values)).unwrap())
     });
     group.bench_function("encode/to_bytes", |b| {
         b.iter(|| to_bytes(black_box(&values)).unwrap())
+    });
+    group.bench_function("encode/to_bytes_dense", |b| {
+        b.iter(|| to_bytes(&DenseSlice(black_box(&values[..]))).unwrap())
+    });
+    group.bench_function("decode/from_bytes_dense", |b| {
+        b.iter(|| from_bytes::<DenseVec<f64>>(black_box(&framed)).unwrap())
     });
     group.bench_function("decode/from_columns", |b| {
         b.iter(|| {

@@ -34,6 +34,9 @@
 //! | `arrow` (off) | `vector::{to_arrow, from_arrow}`; implies `vector` | `arrow-array`, `arrow-schema`, `arrow-buffer` |
 //! | `cli` | the `sfmt` binary; implies the four formats | `clap`, `indicatif`, `anyhow`, … |
 //!
+//! [`dense`] marks a `Vec` of numbers to be written and read as one block by these formats (and
+//! as an ordinary sequence by any other serde format), like `serde_bytes` does for bytes.
+//!
 //! [`output::OutputFile`] writes a file at a path the way `cp` and editors do (atomically over
 //! regular files, in place into devices and pipes); [`toc::write_file`] and the `sfmt` tool use it.
 //!
@@ -85,6 +88,7 @@
 #[macro_use]
 mod ser_macros;
 
+pub mod dense;
 #[cfg(feature = "dynd")]
 pub mod dynd;
 pub mod error;

@@ -7,6 +7,7 @@ use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 use super::option::{OptionKind, Sentinel};
 use super::ser::{is_nan, sentinel_bytes};
 use super::{zero_sized_exceeded, DEFAULT_DEPTH_LIMIT, DEFAULT_ZERO_SIZED_LIMIT};
+use crate::dense::{BlockDeserializer, ElementKind};
 use crate::limits::{Depth, Nesting};
 use crate::read::Cursor;
 use crate::{Error, ErrorKind, Position, Result};
@@ -231,6 +232,25 @@ impl<'de> Deserializer<'de> {
     }
 }
 
+impl<'de> Deserializer<'de> {
+    /// A dense sequence ([`crate::dense`]): the count, then `count` elements taken as one
+    /// block. A block longer than the input is [`ErrorKind::LengthPastEnd`] at the count.
+    fn dense<V: Visitor<'de>>(&mut self, kind: ElementKind, visitor: V) -> Result<V::Value> {
+        self.enter()?;
+        let (count, at) = self.count()?;
+        let block = count
+            .checked_mul(kind.size())
+            .filter(|&len| len <= self.reader.remaining().len())
+            .and_then(|len| self.reader.take_body(len).ok())
+            .ok_or_else(|| self.at(ErrorKind::LengthPastEnd, at))?;
+        let value = visitor
+            .visit_newtype_struct(BlockDeserializer(block))
+            .map_err(|err| err.or_position(Position::Byte(at as u64)))?;
+        self.leave();
+        Ok(value)
+    }
+}
+
 macro_rules! fixed_width {
     ($($method:ident $visit:ident $ty:ty),*) => {$(
         #[inline]
@@ -340,9 +360,12 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     #[inline]
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
-        _name: &'static str,
+        name: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
+        if let Some(kind) = ElementKind::of_name(name) {
+            return self.dense(kind, visitor);
+        }
         visitor.visit_newtype_struct(self)
     }
 

@@ -7,6 +7,7 @@ use serde::ser::{self, Serialize};
 use super::option::{OptionKind, Sentinel};
 use super::ser_compound::{Compound, MapCompound, SeqCompound};
 use super::{zero_sized_exceeded, DEFAULT_DEPTH_LIMIT, DEFAULT_ZERO_SIZED_LIMIT};
+use crate::dense::{BlockSink, BlockWriter, ElementKind};
 use crate::limits::{Depth, Nesting};
 use crate::output::Output;
 use crate::varint;
@@ -158,6 +159,20 @@ impl<O: Output> Serializer<O> {
     }
 }
 
+impl<O: Output> BlockSink for Serializer<O> {
+    #[inline]
+    fn begin(&mut self, len: usize, size: usize) -> Result<()> {
+        self.put_len(len)?;
+        self.out.reserve(len.saturating_mul(size));
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn put(&mut self, bytes: &[u8]) -> Result<()> {
+        Serializer::put(self, bytes)
+    }
+}
+
 /// Writes the payload of a sentinel-typed `Some` after checking it is not the sentinel.
 fn put_sentinel_payload<O: Output, T: ?Sized + Serialize>(
     ser: &mut Serializer<O>,
@@ -286,6 +301,15 @@ macro_rules! put_le_bytes {
 }
 
 impl<O: Output> Serializer<O> {
+    /// A dense sequence ([`crate::dense`]): `var * T` as the ordinary path writes it, the count
+    /// and then each element's bytes, without the per-element bookkeeping of a sequence.
+    fn dense<T: ?Sized + Serialize>(&mut self, kind: ElementKind, value: &T) -> Result<()> {
+        self.enter()?;
+        let result = value.serialize(BlockWriter { sink: self, kind });
+        self.leave();
+        result
+    }
+
     /// Opens the fields of a tuple struct or struct: one level.
     #[inline]
     fn fields(&mut self) -> Result<Compound<'_, O>> {
@@ -422,9 +446,12 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     #[inline]
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
-        _name: &'static str,
+        name: &'static str,
         value: &T,
     ) -> Result<()> {
+        if let Some(kind) = ElementKind::of_name(name) {
+            return self.dense(kind, value);
+        }
         self.serialize_value(value)
     }
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
@@ -446,9 +473,8 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
         self.enter()?;
         match len {
             Some(len) => {
+                // The output is reserved for the elements after the first (see SeqCompound).
                 self.put_len(len)?;
-                // Every element takes at least one byte in most sequences worth reserving for.
-                self.out.reserve(len);
                 Ok(SeqCompound {
                     scratch: None,
                     ser: self,

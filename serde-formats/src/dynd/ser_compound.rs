@@ -46,6 +46,28 @@ pub struct SeqCompound<'a, O> {
     pub(super) count: usize,
 }
 
+/// At most this many bytes per element are reserved from the first element's size.
+const RESERVE_PER_ELEMENT: usize = 32;
+/// At most this many bytes are reserved up front for one sequence.
+const MAX_RESERVE: usize = 1 << 28;
+
+impl<O: Output> SeqCompound<'_, O> {
+    /// The first element of a sequence of known length: its size times the count is what the
+    /// whole sequence likely needs, so the output grows once instead of doubling its way up
+    /// (a `Vec<f64>` of 1M would otherwise be copied about 3 times while growing).
+    #[inline(never)]
+    fn first_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        let before = self.ser.written;
+        self.ser.element(value)?;
+        let size = (self.ser.written - before).min(RESERVE_PER_ELEMENT);
+        let rest = self.announced.unwrap_or(0).saturating_sub(1);
+        self.ser
+            .out
+            .reserve(size.saturating_mul(rest).min(MAX_RESERVE));
+        Ok(())
+    }
+}
+
 impl<O: Output> ser::SerializeSeq for SeqCompound<'_, O> {
     type Ok = ();
     type Error = Error;
@@ -55,6 +77,7 @@ impl<O: Output> ser::SerializeSeq for SeqCompound<'_, O> {
         self.count += 1;
         match &mut self.scratch {
             Some(scratch) => scratch.element(value),
+            None if self.count == 1 => self.first_element(value),
             None => self.ser.element(value),
         }
     }

@@ -10,6 +10,7 @@ use serde::de::{self, Visitor};
 use super::claims::Claims;
 use super::fraction::FRACTION_TOKEN;
 use super::wire::{utf8, Children, Cursor, Kind, Layout, Node};
+use crate::dense::{BlockDeserializer, ElementKind};
 use crate::error::{Error, ErrorKind, Result};
 use crate::limits::{Depth, Nesting};
 
@@ -205,6 +206,32 @@ impl<'de> Deserializer<'de> {
         }
     }
 
+    /// A dense `f64` sequence ([`crate::dense`]) over a column written dense: its cursor,
+    /// claim and the block of its Floats. `None` for any other input, which the ordinary path
+    /// then reads (and reports errors in).
+    #[allow(clippy::type_complexity)]
+    fn dense_floats(&self) -> Option<(Cursor, Option<(usize, usize)>, &'de [u8])> {
+        let cursor = self.next;
+        let Ok(Node::Column {
+            len,
+            children:
+                Children::ChainAtoms {
+                    kind: Kind::Float,
+                    base,
+                    size: 8,
+                },
+            claim,
+        }) = self.layout.node(cursor)
+        else {
+            return None;
+        };
+        let data = self.layout.data();
+        let block = len
+            .checked_mul(8)
+            .and_then(|bytes| data.get(base..base.checked_add(bytes)?))?;
+        Some((cursor, claim, block))
+    }
+
     /// Walks a value nobody reads, checking it all the same.
     fn skip(&mut self) -> Result<()> {
         let (cursor, node) = self.take()?;
@@ -261,6 +288,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         result.map_err(|err| self.fail(cursor, err))
     }
 
+    #[inline]
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if let Cursor::ChainAtom {
             kind: Kind::Boolean,
@@ -296,6 +324,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         visitor.visit_f32(value as f32)
     }
 
+    #[inline]
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         // Fast path: a Float of a dense column, already checked to lie in the data.
         if let Cursor::ChainAtom {
@@ -410,6 +439,16 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
+        if ElementKind::of_name(name) == Some(ElementKind::F64) {
+            if let Some((cursor, claim, block)) = self.dense_floats() {
+                self.enter(cursor, claim)?;
+                let value = visitor
+                    .visit_newtype_struct(BlockDeserializer(block))
+                    .map_err(|err| self.fail(cursor, err))?;
+                self.depth.leave();
+                return Ok(value);
+            }
+        }
         if name == FRACTION_TOKEN {
             let (cursor, node) = self.take()?;
             return match node {

@@ -35,6 +35,10 @@ pub(super) const COLUMN: u64 = Kind::Column.number();
 /// Caps how much data capacity a length hint may make us reserve up front.
 pub(super) const MAX_HINT_RESERVE: usize = 1 << 28;
 
+/// Spare data capacity reserved beside a length hint's, so that `to_bytes` can put the frame
+/// head (8 bytes and the type words) before the data in place: room for 31 type words.
+pub(super) const HEAD_SLACK: usize = 256;
+
 /// The shape of a uniform element: atoms of `kind`, nested in columns of lengths `dims`
 /// (outermost first; empty for an atom).
 #[derive(Debug, Clone, PartialEq, Eq)]

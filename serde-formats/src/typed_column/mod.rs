@@ -188,6 +188,26 @@ impl TypedColumns {
     }
 }
 
+impl TypedColumns {
+    /// The framed form, reusing the data array's buffer when it has room for the head in its
+    /// spare capacity (the serializer leaves [`HEAD_SLACK`](layout::HEAD_SLACK) bytes for it):
+    /// the data moves up in place instead of being copied into a fresh allocation.
+    pub(crate) fn into_bytes(self) -> Vec<u8> {
+        let TypedColumns { types, mut data } = self;
+        let head = 8 + types.len() * 8;
+        if data.capacity() - data.len() < head {
+            return TypedColumns { types, data }.to_bytes();
+        }
+        let len = data.len();
+        data.resize(len + head, 0);
+        data.copy_within(..len, head);
+        let mut framed = Vec::with_capacity(head);
+        write_head(&mut framed, &types);
+        data[..head].copy_from_slice(&framed);
+        data
+    }
+}
+
 /// Appends the frame head: the type word count and the type words, little-endian.
 fn write_head(bytes: &mut Vec<u8>, types: &[u64]) {
     bytes.extend_from_slice(&(types.len() as u64).to_le_bytes());
@@ -234,7 +254,7 @@ pub fn to_columns<T: ?Sized + Serialize>(value: &T) -> Result<TypedColumns> {
 /// # Ok::<(), serde_formats::Error>(())
 /// ```
 pub fn to_bytes<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
-    Ok(to_columns(value)?.to_bytes())
+    Ok(to_columns(value)?.into_bytes())
 }
 
 /// Serializes `value` as one framed buffer into `writer`.

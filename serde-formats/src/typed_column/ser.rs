@@ -6,10 +6,13 @@
 use serde::ser::{self, Serialize};
 
 use super::fraction::{self, Fraction, FRACTION_TOKEN};
-use super::layout::{integer_too_wide, Mode, Output, Shape, Target, COLUMN, MAX_HINT_RESERVE};
+use super::layout::{
+    integer_too_wide, Mode, Output, Shape, Target, COLUMN, HEAD_SLACK, MAX_HINT_RESERVE,
+};
 use super::ser_compound::{MapMode, MapSerializer, SeqSerializer};
 use super::wire::Kind;
 use super::TypedColumns;
+use crate::dense::{BlockSink, BlockWriter, ElementKind};
 use crate::error::{Error, ErrorKind, Result};
 
 /// Serializes one value into its place; the serde glue behind [`Serializer`].
@@ -59,7 +62,7 @@ impl<'a> ValueSerializer<'a> {
                     *shape = Some(Shape::atom(kind));
                     *count += 1;
                     let rest = (frame.len - 1).saturating_mul(bytes.len());
-                    out.data.reserve(rest.min(MAX_HINT_RESERVE));
+                    out.data.reserve(rest.min(MAX_HINT_RESERVE) + HEAD_SLACK);
                     out.data.extend_from_slice(bytes);
                     return Ok(());
                 }
@@ -95,6 +98,31 @@ impl<'a> ValueSerializer<'a> {
             unknown: len.is_none(),
             depth,
         })
+    }
+
+    /// A dense `f64` sequence ([`crate::dense`]): the data in one pass, then the column laid
+    /// out exactly as a sequence of that many Float atoms would have been (dense or not).
+    fn dense_floats<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
+        let start = self.out.data.len();
+        value.serialize(BlockWriter {
+            sink: &mut DataSink(&mut self.out.data),
+            kind: ElementKind::F64,
+        })?;
+        let len = (self.out.data.len() - start) / 8;
+        let seq = self.seq(Some(len))?;
+        if len > 0 {
+            if let Mode::Uniform {
+                shape,
+                data_start,
+                count,
+            } = &mut seq.out.frames[seq.frame].mode
+            {
+                *shape = Some(Shape::atom(Kind::Float));
+                *data_start = start;
+                *count = len;
+            }
+        }
+        seq.finish()
     }
 
     /// `Column[name, payload]`: writes the name and returns the payload's slot.
@@ -229,6 +257,9 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
             let fraction = fraction::extract(value)?;
             return self.atom(Kind::Fraction, fraction.to_le_bytes());
         }
+        if ElementKind::of_name(name) == Some(ElementKind::F64) {
+            return self.dense_floats(value);
+        }
         value.serialize(self)
     }
     #[inline]
@@ -320,6 +351,24 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
     }
 }
 
+/// The data array as the sink of a dense block.
+struct DataSink<'a>(&'a mut Vec<u8>);
+
+impl BlockSink for DataSink<'_> {
+    #[inline]
+    fn begin(&mut self, len: usize, size: usize) -> Result<()> {
+        self.0
+            .reserve(len.saturating_mul(size).min(MAX_HINT_RESERVE) + HEAD_SLACK);
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn put(&mut self, bytes: &[u8]) -> Result<()> {
+        self.0.extend_from_slice(bytes);
+        Ok(())
+    }
+}
+
 /// The typed-column serializer: holds the two arrays of one value.
 ///
 /// `&mut Serializer` implements [`serde::Serializer`]; serialize one value into it, then take
@@ -394,7 +443,7 @@ impl Serializer {
     /// # Errors
     /// [`ErrorKind::Unsupported`] if no value was serialized.
     pub fn into_bytes(self) -> Result<Vec<u8>> {
-        Ok(self.into_columns()?.to_bytes())
+        Ok(self.into_columns()?.into_bytes())
     }
 
     pub(super) fn root(&mut self) -> Result<ValueSerializer<'_>> {

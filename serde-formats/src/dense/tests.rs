@@ -1,0 +1,380 @@
+//! Tests of the dense path: the same bytes as the ordinary path in every format and position,
+//! round trips through this crate's formats and through serde_json / postcard / bincode, and
+//! hostile blocks (truncated, counts past the input) rejected with their offsets.
+
+use serde::{Deserialize, Serialize};
+
+use super::{DenseSlice, DenseVec, Element, ElementKind};
+#[cfg(feature = "dynd")]
+use crate::dynd;
+#[cfg(feature = "typed-column")]
+use crate::typed_column;
+use crate::ErrorKind;
+
+/// Edge values of every element type, NaN payloads and -0.0 among the floats.
+fn samples<T: Element>(values: &[T]) -> Vec<Vec<T>> {
+    vec![Vec::new(), values[..1].to_vec(), values.to_vec()]
+}
+
+/// Runs `check` on the samples of all ten element types.
+macro_rules! for_each_element {
+    ($check:ident) => {
+        $check(samples(&[0u8, 1, 0x7f, u8::MAX]));
+        $check(samples(&[0u16, 1, 0x1234, u16::MAX]));
+        $check(samples(&[0u32, 7, 0xdead_beef, u32::MAX]));
+        $check(samples(&[0u64, 9, i64::MAX as u64]));
+        $check(samples(&[0i8, -1, i8::MIN, i8::MAX]));
+        $check(samples(&[0i16, -2, i16::MIN, i16::MAX]));
+        $check(samples(&[0i32, -3, i32::MIN, i32::MAX]));
+        $check(samples(&[0i64, -4, i64::MIN, i64::MAX]));
+        $check(samples(&[
+            1.5f32,
+            -0.0,
+            f32::INFINITY,
+            f32::from_bits(0x7fc0_0001),
+            f32::MIN_POSITIVE,
+        ]));
+        $check(samples(&[
+            1.5f64,
+            -0.0,
+            f64::NEG_INFINITY,
+            f64::from_bits(0x7ff8_0000_0000_0001),
+            f64::MAX,
+        ]));
+    };
+}
+
+fn bits<T: Element>(values: &[T]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for value in values {
+        value
+            .serialize(super::BlockWriter {
+                sink: &mut out,
+                kind: T::KIND,
+            })
+            .unwrap();
+    }
+    out
+}
+
+impl super::BlockSink for Vec<u8> {
+    fn begin(&mut self, _: usize, _: usize) -> crate::Result<()> {
+        Ok(())
+    }
+    fn put(&mut self, bytes: &[u8]) -> crate::Result<()> {
+        self.extend_from_slice(bytes);
+        Ok(())
+    }
+}
+
+#[test]
+fn names_map_back_to_their_kinds() {
+    for (name, kind) in super::NAMES {
+        assert_eq!(ElementKind::of_name(name), Some(kind));
+        assert_eq!(kind.name(), name);
+    }
+    assert_eq!(f64::KIND.size(), 8);
+    assert_eq!(i16::KIND.size(), 2);
+    assert_eq!(ElementKind::of_name("Vec"), None);
+    assert_eq!(ElementKind::of_name("\0serde_formats::dense::bool"), None);
+}
+
+#[test]
+fn elements_are_their_little_endian_bits() {
+    assert_eq!(bits(&[0x1234u16, 1]), [0x34, 0x12, 1, 0]);
+    assert_eq!(bits(&[-0.0f64]), [0, 0, 0, 0, 0, 0, 0, 0x80]);
+    let nan = f32::from_bits(0x7fc0_0001);
+    assert_eq!(bits(&[nan]), [1, 0, 0xc0, 0x7f]);
+}
+
+#[cfg(feature = "dynd")]
+#[test]
+fn dynd_bytes_equal_the_ordinary_path_and_round_trip() {
+    fn check<T: Element + PartialEq + std::fmt::Debug>(cases: Vec<Vec<T>>) {
+        for values in cases {
+            let plain = dynd::to_bytes(&values).unwrap();
+            assert_eq!(dynd::to_bytes(&DenseSlice(&values[..])).unwrap(), plain);
+            assert_eq!(dynd::to_bytes(&DenseVec(values.clone())).unwrap(), plain);
+            let mut expected = vec![values.len() as u8];
+            expected.extend(bits(&values));
+            assert_eq!(plain, expected);
+            let back: DenseVec<T> = dynd::from_bytes(&plain).unwrap();
+            // Compare bits: NaN payloads must survive.
+            assert_eq!(bits(&back), bits(&values));
+        }
+    }
+    for_each_element!(check);
+}
+
+#[cfg(feature = "typed-column")]
+#[test]
+fn typed_column_bytes_equal_the_ordinary_path_and_round_trip() {
+    fn check<T: Element + PartialEq + std::fmt::Debug>(cases: Vec<Vec<T>>) {
+        for values in cases {
+            let plain = typed_column::to_bytes(&values).unwrap();
+            assert_eq!(
+                typed_column::to_bytes(&DenseSlice(&values[..])).unwrap(),
+                plain
+            );
+            let back: DenseVec<T> = typed_column::from_bytes(&plain).unwrap();
+            assert_eq!(bits(&back), bits(&values));
+        }
+    }
+    for_each_element!(check);
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct Trace {
+    id: u32,
+    #[serde(with = "crate::dense")]
+    values: Vec<f64>,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct PlainTrace {
+    id: u32,
+    values: Vec<f64>,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct Tagged {
+    #[serde(with = "crate::dense")]
+    values: Vec<f64>,
+    label: String,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct PlainTagged {
+    values: Vec<f64>,
+    label: String,
+}
+
+fn traces() -> (Vec<Trace>, Vec<PlainTrace>) {
+    let dense: Vec<Trace> = (0..4)
+        .map(|id| Trace {
+            id,
+            values: (0..3).map(|i| f64::from(id * 10 + i) / 4.0).collect(),
+        })
+        .collect();
+    let plain = dense
+        .iter()
+        .map(|t| PlainTrace {
+            id: t.id,
+            values: t.values.clone(),
+        })
+        .collect();
+    (dense, plain)
+}
+
+#[cfg(feature = "typed-column")]
+#[test]
+fn typed_column_layouts_are_those_of_the_ordinary_path_in_every_position() {
+    use typed_column::{from_bytes, to_bytes, Serializer};
+
+    let (dense, plain) = traces();
+    // Trailing field (the column ends the type array: written dense) and nested in uniform
+    // and non-uniform parents.
+    assert_eq!(to_bytes(&dense[0]).unwrap(), to_bytes(&plain[0]).unwrap());
+    assert_eq!(to_bytes(&dense).unwrap(), to_bytes(&plain).unwrap());
+    let bytes = to_bytes(&dense).unwrap();
+    assert_eq!(from_bytes::<Vec<Trace>>(&bytes).unwrap(), dense);
+    // Ragged rows break uniformity after dense columns were laid.
+    let mut ragged = dense.clone();
+    ragged[2].values.push(1.0);
+    ragged[3].values.clear();
+    let ragged_plain: Vec<PlainTrace> = ragged
+        .iter()
+        .map(|t| PlainTrace {
+            id: t.id,
+            values: t.values.clone(),
+        })
+        .collect();
+    let bytes = to_bytes(&ragged).unwrap();
+    assert_eq!(bytes, to_bytes(&ragged_plain).unwrap());
+    assert_eq!(from_bytes::<Vec<Trace>>(&bytes).unwrap(), ragged);
+    // A field that is not last: its column is followed by others, so it is never dense.
+    let tagged = Tagged {
+        values: vec![1.0, 2.0],
+        label: "x".into(),
+    };
+    let plain_tagged = PlainTagged {
+        values: tagged.values.clone(),
+        label: tagged.label.clone(),
+    };
+    let bytes = to_bytes(&tagged).unwrap();
+    assert_eq!(bytes, to_bytes(&plain_tagged).unwrap());
+    assert_eq!(from_bytes::<Tagged>(&bytes).unwrap(), tagged);
+    // Compression off: one description per Float; the dense reader falls back.
+    let mut ser = Serializer::new().with_compression(false);
+    dense[1].serialize(&mut ser).unwrap();
+    let uncompressed = ser.into_bytes().unwrap();
+    let mut ser = Serializer::new().with_compression(false);
+    plain[1].serialize(&mut ser).unwrap();
+    assert_eq!(uncompressed, ser.into_bytes().unwrap());
+    assert_eq!(from_bytes::<Trace>(&uncompressed).unwrap(), dense[1]);
+}
+
+#[cfg(feature = "typed-column")]
+#[test]
+fn typed_column_dense_column_is_the_seed_layout() {
+    let columns = typed_column::to_columns(&DenseSlice(&[1.0f64, -2.0][..])).unwrap();
+    // [4][0][2] [2'][2][8]
+    assert_eq!(columns.types, [4, 0, 2, 2 | (1 << 63), 2, 8]);
+    assert_eq!(columns.data, bits(&[1.0f64, -2.0]));
+}
+
+#[cfg(feature = "dynd")]
+#[test]
+fn dynd_structs_with_dense_fields_match_plain_structs() {
+    let (dense, plain) = traces();
+    let bytes = dynd::to_bytes(&dense).unwrap();
+    assert_eq!(bytes, dynd::to_bytes(&plain).unwrap());
+    assert_eq!(dynd::from_bytes::<Vec<Trace>>(&bytes).unwrap(), dense);
+    let mut digest_input = Vec::new();
+    dynd::to_writer(&mut digest_input, &dense).unwrap();
+    assert_eq!(digest_input, bytes);
+    assert_eq!(dynd::digest(&dense).unwrap(), dynd::digest(&plain).unwrap());
+}
+
+#[test]
+fn other_formats_see_an_ordinary_sequence() {
+    let (dense, plain) = traces();
+    let json = serde_json::to_string(&dense).unwrap();
+    assert_eq!(json, serde_json::to_string(&plain).unwrap());
+    assert_eq!(serde_json::from_str::<Vec<Trace>>(&json).unwrap(), dense);
+
+    let bytes = postcard::to_allocvec(&dense).unwrap();
+    assert_eq!(bytes, postcard::to_allocvec(&plain).unwrap());
+    assert_eq!(postcard::from_bytes::<Vec<Trace>>(&bytes).unwrap(), dense);
+
+    let config = bincode::config::standard();
+    let bytes = bincode::serde::encode_to_vec(&dense, config).unwrap();
+    assert_eq!(
+        bytes,
+        bincode::serde::encode_to_vec(&plain, config).unwrap()
+    );
+    let (back, _): (Vec<Trace>, usize) = bincode::serde::decode_from_slice(&bytes, config).unwrap();
+    assert_eq!(back, dense);
+
+    let ints = DenseVec(vec![-1i16, 300]);
+    let json = serde_json::to_string(&ints).unwrap();
+    assert_eq!(json, "[-1,300]");
+    assert_eq!(serde_json::from_str::<DenseVec<i16>>(&json).unwrap(), ints);
+    let bytes = postcard::to_allocvec(&ints).unwrap();
+    assert_eq!(bytes, postcard::to_allocvec(&ints.0).unwrap());
+    assert_eq!(postcard::from_bytes::<DenseVec<i16>>(&bytes).unwrap(), ints);
+}
+
+#[cfg(feature = "dynd")]
+#[test]
+fn dynd_hostile_blocks_are_errors_at_the_count() {
+    // (input, expected kind, expected offset) for a DenseVec<f64> after a u8 field.
+    let mut truncated = vec![0x07, 0x02];
+    truncated.extend(bits(&[1.0f64]));
+    truncated.extend([0, 0, 0]);
+    let huge = [
+        0x07, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01,
+    ];
+    let past = [0x07, 0x80, 0x80, 0x80, 0x80, 0x10, 0, 0, 0, 0, 0, 0, 0, 0];
+    let cases: [(&[u8], ErrorKind, u64); 5] = [
+        (&truncated, ErrorKind::LengthPastEnd, 1),
+        (&huge, ErrorKind::LengthPastEnd, 1),
+        (&past, ErrorKind::LengthPastEnd, 1),
+        (&[0x07], ErrorKind::UnexpectedEnd, 1),
+        (&[0x07, 0x81], ErrorKind::UnexpectedEnd, 1),
+    ];
+    for (input, kind, offset) in cases {
+        let err = dynd::from_bytes::<(u8, DenseVec<f64>)>(input).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (kind, Some(offset)),
+            "{input:x?}"
+        );
+    }
+    // An overlong count is refused as the ordinary path refuses it.
+    let err = dynd::from_bytes::<DenseVec<u8>>(&[0x80, 0x00]).unwrap_err();
+    let plain = dynd::from_bytes::<Vec<u8>>(&[0x80, 0x00]).unwrap_err();
+    assert_eq!(err.kind(), plain.kind());
+    // Every truncated prefix of a valid encoding is an error.
+    let bytes = dynd::to_bytes(&DenseVec(vec![1u32, 2, 3])).unwrap();
+    for end in 0..bytes.len() {
+        assert!(dynd::from_bytes::<DenseVec<u32>>(&bytes[..end]).is_err());
+    }
+    // Trailing bytes after the block stay an error.
+    let mut long = bytes.clone();
+    long.push(0);
+    let err = dynd::from_bytes::<DenseVec<u32>>(&long).unwrap_err();
+    assert_eq!(
+        (err.kind(), err.offset()),
+        (ErrorKind::TrailingBytes, Some(13))
+    );
+}
+
+#[cfg(feature = "typed-column")]
+#[test]
+fn typed_column_hostile_dense_columns_are_errors() {
+    let bytes = typed_column::to_bytes(&DenseSlice(&[1.0f64, 2.0, 3.0][..])).unwrap();
+    // Every truncated prefix of the frame is an error, never a panic.
+    for end in 0..bytes.len() {
+        assert!(typed_column::from_bytes::<DenseVec<f64>>(&bytes[..end]).is_err());
+    }
+    // A chain claiming more Floats than the data holds: out of bounds, at the chain.
+    let types: [u64; 6] = [4, 0, 4, 2 | (1 << 63), 4, 8];
+    let err = typed_column::from_columns::<DenseVec<f64>>(&types, &bits(&[1.0f64, 2.0, 3.0]))
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::OutOfBounds);
+    assert_ne!(err.position(), crate::Position::Unknown);
+    // A dense column of Booleans read as f64: the ordinary path's error.
+    let types: [u64; 6] = [4, 0, 1, 1 << 63, 1, 1];
+    let err = typed_column::from_columns::<DenseVec<f64>>(&types, &[1]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Unsupported);
+}
+
+#[test]
+fn a_block_of_the_wrong_length_is_refused() {
+    use serde::de::{value::Error as ValueError, Visitor};
+    let visitor = super::DenseVisitor::<u32>(std::marker::PhantomData);
+    let err: ValueError = visitor.visit_bytes(&[1, 2, 3]).unwrap_err();
+    assert!(err.to_string().contains("invalid length 3"), "{err}");
+}
+
+#[cfg(feature = "dynd")]
+#[test]
+fn miscounted_dense_sequences_are_refused_when_writing() {
+    /// Announces two elements, gives one, under the dense name.
+    struct Liar;
+    impl Serialize for Liar {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            struct Inner;
+            impl Serialize for Inner {
+                fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                    use serde::ser::SerializeSeq;
+                    let mut seq = s.serialize_seq(Some(2))?;
+                    seq.serialize_element(&1.0f64)?;
+                    seq.end()
+                }
+            }
+            s.serialize_newtype_struct(ElementKind::F64.name(), &Inner)
+        }
+    }
+    assert_eq!(
+        dynd::to_bytes(&Liar).unwrap_err().kind(),
+        ErrorKind::Unsupported
+    );
+    /// Elements of another type than the name says.
+    struct Mislabelled;
+    impl Serialize for Mislabelled {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_newtype_struct(ElementKind::F64.name(), &[1u8, 2][..])
+        }
+    }
+    assert_eq!(
+        dynd::to_bytes(&Mislabelled).unwrap_err().kind(),
+        ErrorKind::Unsupported
+    );
+    #[cfg(feature = "typed-column")]
+    assert_eq!(
+        typed_column::to_bytes(&Mislabelled).unwrap_err().kind(),
+        ErrorKind::Unsupported
+    );
+}
