@@ -145,7 +145,7 @@
 //! that does not parse, of the offending byte); checks that need a whole vector (indices
 //! against the base, child types) point at the vector's first byte. [`restore`] reads each
 //! buffer straight into its allocation, which grows with the bytes that arrive: it never
-//! allocates more than twice the bytes it has actually read plus 64 KiB, whatever lengths the
+//! allocates more than four times the bytes it has actually read plus 64 KiB, whatever lengths the
 //! input claims; what it builds is a small multiple of those bytes (the type JSON is parsed
 //! straight into the type, not into a JSON tree, and a flat UNKNOWN vector keeps no bitmap).
 //!
