@@ -135,7 +135,7 @@ pub use delta_rle::{DeltaRleColumn, DeltaRleEncoder, DeltaRleIter, DeltaRleable}
 pub use generic::{GenericColumn, GenericEncoder, GenericIter};
 pub use rle::{AnyRleEncoder, AnyRleIter, RleColumn, Rleable};
 
-use crate::wire::Reader;
+use crate::wire::{unzigzag_i64, Reader};
 use crate::{Error, ErrorKind, Result, MAX_RLE_COUNT};
 
 /// One run header of the Rle family, validated.
@@ -153,6 +153,29 @@ pub(crate) enum RunHeader {
 /// any literal longer than the bytes left is rejected; otherwise only literals of two or more.
 #[inline]
 pub(crate) fn read_run_header(
+    reader: &mut Reader<'_>,
+    values_need_a_byte: bool,
+) -> Result<Option<RunHeader>> {
+    // Fast path: a one-byte count other than 0 (runs and literals of up to 64 values), the
+    // common case, decided inline; anything else (including every error) below.
+    if let Some(byte @ 1..0x80) = reader.peek_u8() {
+        let count = unzigzag_i64(u64::from(byte));
+        let len = count.unsigned_abs() as usize;
+        if count > 0 {
+            reader.read_u8()?;
+            return Ok(Some(RunHeader::Repeat(len)));
+        }
+        if len < reader.remaining() || (!values_need_a_byte && len < 2) {
+            reader.read_u8()?;
+            return Ok(Some(RunHeader::Literal(len)));
+        }
+    }
+    read_run_header_slow(reader, values_need_a_byte)
+}
+
+/// [`read_run_header`] for counts of more than one byte, and every error.
+#[inline(never)]
+fn read_run_header_slow(
     reader: &mut Reader<'_>,
     values_need_a_byte: bool,
 ) -> Result<Option<RunHeader>> {

@@ -305,7 +305,13 @@ impl<'de, T: Clone + Deserialize<'de>> AnyRleIter<'de, T> {
                             let value = T::deserialize(&mut self.de)?;
                             let value_bytes = self.de.offset() - value_start;
                             check_run_expansion::<T>(len, value_bytes, start)?;
-                            self.pending = Pending::Repeat(value, len);
+                            if len == 1 {
+                                return Ok(Some(value));
+                            }
+                            // The run's first value now, its others from `next`'s fast path.
+                            let first = value.clone();
+                            self.pending = Pending::Repeat(value, len - 1);
+                            return Ok(Some(first));
                         }
                         Some(RunHeader::Literal(len)) => self.pending = Pending::Literal(len),
                     }
@@ -348,11 +354,17 @@ impl<'de, T: Clone + Deserialize<'de>> Iterator for AnyRleIter<'de, T> {
 
     #[inline]
     fn next(&mut self) -> Option<Result<T>> {
-        // Most values of a repeated column are copies of the pending run's value.
+        // Most values of a repeated column are copies of the pending run's value, and the
+        // last one is the value itself: only a run's start takes the slow path.
         if let Pending::Repeat(value, left) = &mut self.pending {
             if *left > 1 {
                 *left -= 1;
                 return Some(Ok(value.clone()));
+            }
+            if let Pending::Repeat(value, _) =
+                std::mem::replace(&mut self.pending, Pending::Nothing)
+            {
+                return Some(Ok(value));
             }
         }
         self.next_slow()

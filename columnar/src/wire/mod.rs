@@ -211,6 +211,12 @@ impl<'de> Reader<'de> {
         self.bytes.get(self.pos..).unwrap_or_default()
     }
 
+    /// The next byte, without reading it; `None` at the end of the input.
+    #[inline]
+    pub(crate) fn peek_u8(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
     /// Reads one byte.
     ///
     /// # Errors
