@@ -1,10 +1,11 @@
 //! The Loro proof program: builds one deterministic Loro document, exports it in every mode
 //! Loro offers, imports every blob into a fresh document and checks the result.
 //!
-//! `tests/loro/run.sh` builds this file twice, against the registry's `loro` as published (the
-//! real `serde_columnar`) and with `serde_columnar` replaced by this repository's `columnar`
-//! through `[patch.crates-io]`, then compares the two builds' blobs byte for byte and has each
-//! build import the other's.
+//! The integration test `tests/tests/loro_proof.rs` builds this file twice, against the
+//! registry's `loro` as published (the real `serde_columnar`, manifest `tests/loro/real`) and
+//! with `serde_columnar` replaced by this repository's `columnar` through `[patch.crates-io]`
+//! (manifest `tests/loro/columnar`), then compares the two builds' blobs byte for byte and has
+//! each build import the other's.
 //!
 //! Usage:
 //! - `loro-proof export DIR`: writes `DIR/<mode>.bin` for every export mode and checks that each

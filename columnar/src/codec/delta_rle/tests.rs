@@ -1,0 +1,239 @@
+//! Tests of the DeltaRle codec: worked examples, hostile input, and the stream/bulk agreement.
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::codec::test_support::{
+    assert_prefixes, assert_rejects, hex, runs_of, stream_agrees_with_bulk, via_serde, EntryPoint,
+};
+
+#[test]
+fn encodes_and_decodes_golden_vectors() {
+    // Written by hand from docs/spec/columnar.md §5.3 (worked example in §6.2): Rle over i128
+    // deltas from 0.
+    fn check<T: DeltaRleable + PartialEq + std::fmt::Debug>(values: &[T], bytes: &str) {
+        let bytes = hex(bytes);
+        assert_eq!(encode(values).unwrap(), bytes, "{values:?}");
+        assert_eq!(decode::<T>(&bytes).unwrap(), values);
+        let streamed: Vec<T> = DeltaRleIter::new(&bytes).collect::<Result<_>>().unwrap();
+        assert_eq!(streamed, values);
+        assert_prefixes(&bytes, values, |b| decode::<T>(b));
+        assert_prefixes(&bytes, values, |b| DeltaRleIter::new(b).collect());
+    }
+    check::<u32>(&[], "");
+    // deltas 1, 1, 1: run of three (06) of delta 1 (02)
+    check::<u8>(&[1, 2, 3], "06 02");
+    // deltas 5, 0, 0, 0: literal [5] (01 0a), run of three 0 (06 00)
+    check::<u32>(&[5, 5, 5, 5], "01 0a 06 00");
+    // deltas 10, 1, 1, 1
+    check::<u64>(&[10, 11, 12, 13], "01 14 06 02");
+    // bool as 0/1: deltas 1, -1, 1: literal of three (05)
+    check::<bool>(&[true, false, true], "05 02 01 02");
+    // u64 extremes: deltas 0, 2^64-1, -(2^64-1); zigzag 0, 2^65-2, 2^65-3 as varints
+    check::<u64>(
+        &[0, u64::MAX, 0],
+        "05 00 fe ff ff ff ff ff ff ff ff 03 fd ff ff ff ff ff ff ff ff 03",
+    );
+    // i64 extremes: deltas -2^63 (zigzag 2^64-1), 2^64-1 (zigzag 2^65-2)
+    check::<i64>(
+        &[i64::MIN, i64::MAX],
+        "03 ff ff ff ff ff ff ff ff ff 01 fe ff ff ff ff ff ff ff ff 03",
+    );
+    // i128::MIN: zigzag u128::MAX, 19 bytes (18 × ff, then 03)
+    check::<i128>(
+        &[i128::MIN],
+        "01 ff ff ff ff ff ff ff ff ff ff ff ff ff ff ff ff ff ff 03",
+    );
+    // usize and isize use the integer's value
+    check::<usize>(&[7], "01 0e");
+    // deltas -1, 0: no two equal neighbours, so one literal of two (zigzag -2 = 03)
+    check::<isize>(&[-1, -1], "03 01 00");
+}
+
+#[test]
+fn refuses_deltas_outside_i128() {
+    let err = encode(&[u128::MAX]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::EncodeOverflow);
+    let err = encode(&[i128::MIN, i128::MAX]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::EncodeOverflow);
+    let mut encoder = DeltaRleEncoder::new();
+    encoder.push(&(i128::MAX as u128)).unwrap();
+    assert_eq!(
+        encoder.push(&(i128::MAX as u128 + 1)).unwrap_err().kind(),
+        ErrorKind::EncodeOverflow
+    );
+}
+
+#[test]
+fn runs_spanning_more_than_half_of_i128_decode() {
+    // Found by the delta_rle fuzz target: a run whose total step (delta × (len - 1)) leaves
+    // i128 while every value it produces fits. Bytes written by hand:
+    // [MIN, -2^126, 0, 2^126]: literal of one (01) holding zigzag(MIN) = 2^128 - 1
+    // (18 × ff, 03), then a run of three (06) of +2^126 (zigzag 2^127: 18 × 80, 02).
+    let climbing = [i128::MIN, -(1 << 126), 0, 1 << 126];
+    let bytes = hex(&format!(
+        "01 {}03 06 {}02",
+        "ff ".repeat(18),
+        "80 ".repeat(18)
+    ));
+    // [MAX, 2^126 - 1, -1, -2^126 - 1]: zigzag(MAX) = 2^128 - 2 (fe, 17 × ff, 03), then
+    // a run of three of -2^126 (zigzag 2^127 - 1: 18 × ff, 01).
+    let falling = [i128::MAX, (1 << 126) - 1, -1, -(1 << 126) - 1];
+    let bytes_falling = hex(&format!(
+        "01 fe {}03 06 {}01",
+        "ff ".repeat(17),
+        "ff ".repeat(18)
+    ));
+    for (values, bytes) in [(climbing, bytes), (falling, bytes_falling)] {
+        assert_eq!(encode(&values).unwrap(), bytes);
+        assert_eq!(peer_encode(&values), bytes);
+        assert_eq!(decode::<i128>(&bytes).unwrap(), values);
+        let streamed: Vec<i128> = DeltaRleIter::new(&bytes).collect::<Result<_>>().unwrap();
+        assert_eq!(streamed, values);
+    }
+    // Longer runs really overflow: MIN, then five steps of 2^126, passes i128::MAX.
+    let past = hex(&format!(
+        "01 {}03 0a {}02",
+        "ff ".repeat(18),
+        "80 ".repeat(18)
+    ));
+    let err = decode::<i128>(&past).unwrap_err();
+    assert_eq!(
+        (err.kind(), err.offset()),
+        (ErrorKind::IntegerOverflow, Some(21))
+    );
+    assert_eq!(
+        DeltaRleIter::<i128>::new(&past)
+            .find_map(|r| r.err())
+            .map(|e| (e.kind(), e.offset())),
+        Some((ErrorKind::IntegerOverflow, Some(21)))
+    );
+}
+
+#[test]
+fn rejects_hostile_inputs() {
+    let entry_points: [EntryPoint<u8>; 4] = [
+        ("decode", &|b| decode::<u8>(b)),
+        ("iter", &|b| DeltaRleIter::new(b).collect()),
+        ("column", &|b| {
+            DeltaRleColumn::<u8>::decode(b).map(|c| c.data)
+        }),
+        ("serde", &|b| via_serde(b, |c: DeltaRleColumn<u8>| c.data)),
+    ];
+    let max_i128 = format!("03 fe {} 03 02", "ff ".repeat(17));
+    let overlong_i128 = format!("01 {} 00", "80 ".repeat(19));
+    let table: Vec<(&str, ErrorKind, u64)> = vec![
+        // 255, then a run of one +1: a u8 column reaching 256, at the delta
+        ("01 fe 03 02 02", ErrorKind::IntegerOverflow, 4),
+        // literal [255, +1]
+        ("03 fe 03 02", ErrorKind::IntegerOverflow, 3),
+        // run of 300 deltas of 1 (zigzag 600 = d8 04): 1 ..= 300 leaves u8
+        ("d8 04 02", ErrorKind::IntegerOverflow, 2),
+        // -1 in an unsigned column
+        ("01 01", ErrorKind::IntegerOverflow, 1),
+        // 20-byte i128 varint
+        (&overlong_i128, ErrorKind::BadVarint, 1),
+        // count 0, count too large, literal longer than the input
+        ("02 02 00", ErrorKind::ZeroRunCount, 2),
+        ("fe ff ff ff 0f 02", ErrorKind::RunCountTooLarge, 0),
+        ("05 02", ErrorKind::LengthPastEnd, 0),
+        ("01", ErrorKind::LengthPastEnd, 0),
+        // run without its delta, delta cut short
+        ("02", ErrorKind::UnexpectedEnd, 1),
+        ("02 80", ErrorKind::UnexpectedEnd, 2),
+    ];
+    for (input, kind, offset) in table {
+        assert_rejects(&hex(input), kind, offset, &entry_points);
+    }
+    // i128::MAX then +1: the running value leaves i128, at the second delta
+    for result in [
+        decode::<i128>(&hex(&max_i128)),
+        DeltaRleIter::<i128>::new(&hex(&max_i128)).collect(),
+    ] {
+        let err = result.unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::IntegerOverflow, Some(20))
+        );
+    }
+    // bool columns hold 0 and 1 only
+    let err = decode::<bool>(&hex("01 04")).unwrap_err();
+    assert_eq!(
+        (err.kind(), err.offset()),
+        (ErrorKind::IntegerOverflow, Some(1))
+    );
+}
+
+fn peer_encode<T: serde_columnar::DeltaRleable>(values: &[T]) -> Vec<u8> {
+    let mut peer = serde_columnar::DeltaRleEncoder::new();
+    for value in values {
+        peer.append(*value).unwrap();
+    }
+    peer.finish().unwrap()
+}
+
+fn round_trip_and_compare<T>(values: Vec<T>) -> std::result::Result<(), TestCaseError>
+where
+    T: DeltaRleable + serde_columnar::DeltaRleable + std::fmt::Debug,
+{
+    let bytes = encode(&values).unwrap();
+    prop_assert_eq!(&bytes, &peer_encode(&values));
+    prop_assert_eq!(&decode::<T>(&bytes).unwrap(), &values);
+    let streamed: Vec<T> = DeltaRleIter::new(&bytes).collect::<Result<_>>().unwrap();
+    prop_assert_eq!(&streamed, &values);
+    let peer = serde_columnar::DeltaRleDecoder::<T>::new(&bytes)
+        .decode()
+        .unwrap();
+    prop_assert_eq!(&peer, &values);
+    Ok(())
+}
+
+proptest! {
+    #[test]
+    fn u64_round_trips_and_matches_serde_columnar(
+        values in runs_of(prop_oneof![Just(0u64), Just(u64::MAX), 0u64..5, any::<u64>()])
+    ) {
+        round_trip_and_compare(values)?;
+    }
+
+    #[test]
+    fn i64_round_trips_and_matches_serde_columnar(
+        values in runs_of(prop_oneof![Just(i64::MIN), Just(i64::MAX), -3i64..3, any::<i64>()])
+    ) {
+        round_trip_and_compare(values)?;
+    }
+
+    #[test]
+    fn small_types_round_trip_and_match_serde_columnar(
+        a in runs_of(any::<u8>()), b in runs_of(any::<i16>()), c in runs_of(any::<u32>()),
+        d in runs_of(any::<usize>()), e in runs_of(any::<isize>()), f in runs_of(any::<i8>()),
+    ) {
+        round_trip_and_compare(a)?;
+        round_trip_and_compare(b)?;
+        round_trip_and_compare(c)?;
+        round_trip_and_compare(d)?;
+        round_trip_and_compare(e)?;
+        round_trip_and_compare(f)?;
+    }
+
+    #[test]
+    fn wide_types_round_trip(
+        values in runs_of(prop_oneof![Just(i128::MIN / 2), Just(i128::MAX / 2), -3i128..3]),
+        unsigned in runs_of(prop_oneof![Just(0u128), Just(i128::MAX as u128), 0u128..3]),
+    ) {
+        // Differences of these stay inside i128; the peer agrees on them.
+        round_trip_and_compare(values)?;
+        round_trip_and_compare(unsigned)?;
+    }
+
+    #[test]
+    fn bools_round_trip(values in runs_of(any::<bool>())) {
+        let bytes = encode(&values).unwrap();
+        prop_assert_eq!(decode::<bool>(&bytes).unwrap(), values);
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..64)) {
+        stream_agrees_with_bulk(DeltaRleIter::<i32>::new(&bytes), || decode(&bytes))?;
+    }
+}
