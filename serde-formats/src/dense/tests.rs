@@ -4,12 +4,14 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{DenseSlice, DenseVec, Element, ElementKind};
+use super::{DenseVec, Element, ElementKind};
 #[cfg(feature = "dynd")]
 use crate::dynd;
 #[cfg(feature = "typed-column")]
 use crate::typed_column;
-use crate::ErrorKind;
+// Only the tests of this crate's own formats name these.
+#[cfg(any(feature = "dynd", feature = "typed-column"))]
+use {super::DenseSlice, crate::ErrorKind};
 
 /// Edge values of every element type, NaN payloads and -0.0 among the floats.
 fn samples<T: Element>(values: &[T]) -> Vec<Vec<T>> {
