@@ -1,7 +1,7 @@
 //! The opt-in bulk path for slices of fixed-width numbers, in the spirit of `serde_bytes`: the
 //! wrapper types [`DenseSlice`] and [`DenseVec`], the `#[serde(with = "serde_formats::dense")]`
 //! functions [`serialize`] and [`deserialize`], and the crate-private glue the formats use to
-//! recognise them (the magic newtype names, [`BlockWriter`] and [`BlockDeserializer`]).
+//! recognise them (the magic newtype names, `BlockWriter` and `BlockDeserializer`).
 //!
 //! serde hands a `Vec<f64>` to a serializer one element at a time, and a deserializer hands it
 //! back the same way. Marking a field dense lets this crate's formats move it as one
@@ -47,7 +47,7 @@
 //! always is; for typed-column, a column written dense (see the module docs) is read as one
 //! block and any other valid layout through the ordinary path, so every input the ordinary path
 //! accepts is accepted. Errors keep their kinds and byte offsets (a count past the input is
-//! [`ErrorKind::LengthPastEnd`](crate::ErrorKind::LengthPastEnd) at the count).
+//! [`ErrorKind::LengthPastEnd`] at the count).
 //!
 //! # Speed
 //!
