@@ -14,10 +14,78 @@ use super::layout::{
 };
 use super::Config;
 
-enum Entries {
+/// The entries of a combined file's TOC: none yet, starts in list form, or named starts in
+/// dict form. Shared with the [`Appender`](super::Appender), which reads them from a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Entries {
     Empty,
     List(Vec<u64>),
     Map(Vec<(String, u64)>),
+}
+
+impl Entries {
+    /// Checks that [`Entries::push`] takes a file with this `name` (or none), before any byte
+    /// of the file is written.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Message`] for a name in a list, no name in a dict, or a repeated name.
+    pub(super) fn check(&self, name: Option<&str>) -> Result<()> {
+        match (name, self) {
+            (_, Entries::Empty) | (None, Entries::List(_)) => Ok(()),
+            (Some(name), Entries::Map(entries)) => {
+                if entries.iter().any(|(n, _)| n == name) {
+                    return Err(Error::with_message(
+                        ErrorKind::Message,
+                        format!("file `{name}` already combined"),
+                    ));
+                }
+                Ok(())
+            }
+            (None, Entries::Map(_)) | (Some(_), Entries::List(_)) => Err(mixed()),
+        }
+    }
+
+    /// Records a file starting at data position `start`, in list form without a name and in
+    /// dict form with one.
+    ///
+    /// # Errors
+    ///
+    /// As [`Entries::check`].
+    pub(super) fn push(&mut self, name: Option<&str>, start: u64) -> Result<()> {
+        self.check(name)?;
+        match (name, &mut *self) {
+            (None, Entries::List(starts)) => starts.push(start),
+            (Some(name), Entries::Map(entries)) => entries.push((name.to_owned(), start)),
+            (None, _) => *self = Entries::List(vec![start]),
+            (Some(name), _) => *self = Entries::Map(vec![(name.to_owned(), start)]),
+        }
+        Ok(())
+    }
+
+    /// The TOC: `{"t": [start, ...]}` or `{"t": {name: start, ...}}`; with no entry
+    /// `{"t": []}`, an empty list.
+    pub(super) fn toc(&self) -> Vec<u8> {
+        let mut toc = vec![0x81, 0xa1, b't'];
+        match self {
+            Entries::Empty => write_array_len(&mut toc, 0),
+            Entries::List(starts) => {
+                write_array_len(&mut toc, starts.len());
+                for &start in starts {
+                    write_uint(&mut toc, start);
+                }
+            }
+            Entries::Map(entries) => {
+                write_map_len(&mut toc, entries.len());
+                for (name, start) in entries {
+                    // Writing into a Vec cannot fail.
+                    let _ = rmp::encode::write_str(&mut toc, name);
+                    write_uint(&mut toc, *start);
+                }
+            }
+        }
+        toc
+    }
 }
 
 /// Writes a combined file to a seekable writer, one input file at a time.
@@ -77,12 +145,7 @@ impl<W: Write + Seek> Combiner<W> {
     /// [`ErrorKind::BadToc`] / [`ErrorKind::TrailingBytes`] if `file` is not exactly one file.
     pub fn add(&mut self, file: &[u8]) -> Result<()> {
         check_file(file, &self.config)?;
-        let start = self.pos;
-        match &mut self.entries {
-            Entries::Empty => self.entries = Entries::List(vec![start]),
-            Entries::List(starts) => starts.push(start),
-            Entries::Map(_) => return Err(mixed()),
-        }
+        self.entries.push(None, self.pos)?;
         self.copy(file)
     }
 
@@ -93,20 +156,7 @@ impl<W: Write + Seek> Combiner<W> {
     /// As [`Combiner::add`], and [`ErrorKind::Message`] for a repeated name.
     pub fn add_named(&mut self, name: &str, file: &[u8]) -> Result<()> {
         check_file(file, &self.config)?;
-        let start = self.pos;
-        match &mut self.entries {
-            Entries::Empty => self.entries = Entries::Map(vec![(name.to_owned(), start)]),
-            Entries::Map(entries) => {
-                if entries.iter().any(|(n, _)| n == name) {
-                    return Err(Error::with_message(
-                        ErrorKind::Message,
-                        format!("file `{name}` already combined"),
-                    ));
-                }
-                entries.push((name.to_owned(), start));
-            }
-            Entries::List(_) => return Err(mixed()),
-        }
+        self.entries.push(Some(name), self.pos)?;
         self.copy(file)
     }
 
@@ -139,24 +189,7 @@ impl<W: Write + Seek> Combiner<W> {
     ///
     /// [`ErrorKind::Io`].
     pub fn finish(mut self) -> Result<W> {
-        let mut toc = vec![0x81, 0xa1, b't'];
-        match &self.entries {
-            Entries::Empty => write_array_len(&mut toc, 0),
-            Entries::List(starts) => {
-                write_array_len(&mut toc, starts.len());
-                for &start in starts {
-                    write_uint(&mut toc, start);
-                }
-            }
-            Entries::Map(entries) => {
-                write_map_len(&mut toc, entries.len());
-                for (name, start) in entries {
-                    // Writing into a Vec cannot fail.
-                    let _ = rmp::encode::write_str(&mut toc, name);
-                    write_uint(&mut toc, *start);
-                }
-            }
-        }
+        let toc = self.entries.toc();
         finish_file(&mut self.out, self.base, self.pos, &toc, &self.config.magic)?;
         Ok(self.out)
     }
@@ -188,7 +221,8 @@ pub fn combine_map(files: &[(&str, &[u8])]) -> Result<Vec<u8>> {
     Ok(combiner.finish()?.into_inner())
 }
 
-fn check_file(file: &[u8], config: &Config) -> Result<()> {
+/// Checks that `file` is exactly one file with `config`'s magic.
+pub(super) fn check_file(file: &[u8], config: &Config) -> Result<()> {
     let header = Header::parse(file, &config.magic, 0)?;
     let end = (DATA_START as u64)
         .checked_add(header.toc_start)
@@ -202,7 +236,7 @@ fn check_file(file: &[u8], config: &Config) -> Result<()> {
 }
 
 #[cold]
-fn mixed() -> Error {
+pub(super) fn mixed() -> Error {
     Error::with_message(
         ErrorKind::Message,
         "a combined file is either a list (no names) or a dict (all named)",

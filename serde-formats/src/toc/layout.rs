@@ -127,7 +127,8 @@ pub(crate) fn begin_file<W: Write + Seek>(out: &mut W) -> Result<u64> {
 /// Ends the file [`begin_file`] started at `base`, once its `data_len` bytes of data are
 /// written: the `toc` after the data, the header (`toc_start` = `data_len`) with `magic` at
 /// `base`, then `out` left at the end of the file, flushed. The TOC writer, the in-memory
-/// writer and the [`Combiner`](super::Combiner) all frame their files here.
+/// writer, the [`Combiner`](super::Combiner) and the [`Appender`](super::Appender) all frame
+/// their files here.
 pub(crate) fn finish_file<W: Write + Seek>(
     out: &mut W,
     base: u64,
@@ -135,7 +136,23 @@ pub(crate) fn finish_file<W: Write + Seek>(
     toc: &[u8],
     magic: &[u8; MAGIC_LEN],
 ) -> Result<()> {
+    finish_file_then(out, base, data_len, toc, magic, |_| Ok(()))
+}
+
+/// [`finish_file`], calling `before_header` once the TOC is written and before the header is:
+/// the [`Appender`](super::Appender) makes the TOC durable there, so that the header never
+/// points at a TOC a crash could lose. The header is one write of [`DATA_START`] bytes when
+/// `out` is buffered (a `BufWriter` flushes on the seek that follows it).
+pub(crate) fn finish_file_then<W: Write + Seek>(
+    out: &mut W,
+    base: u64,
+    data_len: u64,
+    toc: &[u8],
+    magic: &[u8; MAGIC_LEN],
+    before_header: impl FnOnce(&mut W) -> Result<()>,
+) -> Result<()> {
     out.write_all(toc)?;
+    before_header(out)?;
     let header = Header {
         toc_start: data_len,
         toc_len: toc.len() as u64,

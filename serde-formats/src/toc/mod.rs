@@ -152,6 +152,7 @@
 //! the value as MessagePack (at most 3 times the CBOR's size); decoding goes through it, and an
 //! error found there names the offset of the CBOR item behind it.
 
+mod append;
 mod cbor;
 mod codec;
 mod combine;
@@ -179,6 +180,7 @@ use serde::{de::DeserializeOwned, Serialize};
 use crate::error::{Error, ErrorKind, Result};
 use crate::output::IoWriter;
 
+pub use append::{append_list, append_map, append_value, AppendStep, Appender};
 pub use codec::Codec;
 pub use combine::{combine_list, combine_map, Combiner};
 pub use layout::{DATA_START, DEFAULT_MAGIC, MAGIC_LEN};
