@@ -32,12 +32,14 @@
 //!   tear it (a signal is acted on between system calls, and a write this small to a regular
 //!   file is never cut short); a power loss cannot tear it on storage that writes a 512-byte
 //!   sector atomically, which disks and SSDs guarantee for their physical sector. On storage
-//!   without that guarantee a torn header mixes the old and new `toc_start`/`toc_len`, which
-//!   the readers refuse as a bad TOC (the bytes then still hold both TOCs: writing the header of
-//!   either fixes the file).
-//! - A reader that opened the old file before the switch keeps reading the old file: nothing it
-//!   can reach changes. A reader opening during the switch sees one header or the other on
-//!   Linux's page cache, which copies a write within one page under the page lock.
+//!   without that guarantee a torn header mixes old and new bytes of `toc_start`/`toc_len`
+//!   and leads readers to a cut or misplaced TOC, normally refused as a bad TOC; both TOCs
+//!   are still in the file then, so writing either header back repairs it.
+//! - A reader that opened the old file before the switch keeps reading the old file: it reads
+//!   the header once, and nothing else it can reach ever changes. A reader that opens the file
+//!   at the very moment of the switch races one 50-byte memory copy in the kernel (Linux does
+//!   not make buffered reads wait for writes); should it see part of each header, it is led to
+//!   a cut or misplaced TOC, normally refused as a bad TOC: opening again reads the new file.
 //! - Bytes after the TOC left by an interrupted append are ignored by both readers and are
 //!   removed (truncated) by the next [`Appender::open`]; a dropped, uncommitted [`Appender`]
 //!   removes what it wrote.

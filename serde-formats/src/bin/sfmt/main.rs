@@ -2,10 +2,11 @@
 //!
 //! `convert` turns JSON into toc, dynd, typed-column or msgpack files and back; `inspect` shows
 //! the structure of a file of any format; `get` reads one path of a toc file lazily; `compare`
-//! encodes a dataset in every format and prints sizes and timings. Errors, argument errors
-//! included, are one line on stderr and exit status 1; `--help` and `--version` print to stdout
-//! and exit 0.
+//! encodes a dataset in every format and prints sizes and timings; `append` adds files or values
+//! to a combined toc file in place. Errors, argument errors included, are one line on stderr and
+//! exit status 1; `--help` and `--version` print to stdout and exit 0.
 
+mod append;
 mod compare;
 mod convert;
 mod dynd_json;
@@ -51,6 +52,8 @@ enum Command {
     Get(get::Args),
     /// Encode a JSON dataset in every format and compare bytes and encode/decode times.
     Compare(compare::Args),
+    /// Add toc files or values to a combined toc file in place, crash-safely.
+    Append(append::Args),
 }
 
 /// Deeply nested input recurses through serde; with a large stack the formats' depth limits,
@@ -97,6 +100,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Inspect(args) => inspect::run(&args, &mut out)?,
         Command::Get(args) => get::run(&args, &mut out)?,
         Command::Compare(args) => compare::run(&args, &mut out)?,
+        Command::Append(args) => append::run(&args, &mut out)?,
     }
     out.flush()?;
     Ok(())
