@@ -2,57 +2,7 @@
 //! members already there, safely against crashes: msglc's `append` (its `combine` in mode
 //! `"a"`), made crash-safe.
 //!
-//! # What an append writes
-//!
-//! The new members go after the last byte of the old file, each a whole file (magic and header
-//! included), then the new TOC (the old entries, then the new ones, in the form of
-//! [`combine_list`](super::combine_list) / [`combine_map`](super::combine_map)); only then is the
-//! header switched to the new TOC. The old TOC stays where it was, as dead bytes inside the new
-//! data section: nothing points at them. The result is a combined file as the format defines it
-//! (`toc_start` is the data length, the TOC is last), which msglc reads, appends to and
-//! extracts members from (`raw_data`), as the interop tests check; each append of a
-//! dict-form file with `n` names leaves the old TOC, about `n * (name + 4)` bytes, behind.
-//!
-//! msglc's own append differs: it writes its first new member *over* the old TOC (at the old
-//! `toc_start`), so it leaves no dead bytes, but a crash between that write and the header
-//! leaves a header pointing at a TOC that is no longer there. Both layouts read the same here
-//! and in msglc; this module keeps the old TOC to keep the old file whole until the switch.
-//!
-//! # Crash model
-//!
-//! [`Appender::commit`] does, in order: write the new TOC after the new members, `fsync`
-//! (`File::sync_data`), write the 50-byte prefix (magic unchanged, `toc_start`, `toc_len`) in one
-//! `write` at offset 0, `fsync`. Until the header write, every byte the old header leads to
-//! (old members, old TOC) is unchanged, so a process killed at any point before it (or a power
-//! loss) leaves the old file, with unreferenced bytes after its TOC; once the header is
-//! written, the new members and TOC it points to are already durable, so the file is the new
-//! one. No other byte of the old file is ever written.
-//!
-//! - The switch is one `write` of 50 bytes in the first disk sector. A killed process cannot
-//!   tear it (a signal is acted on between system calls, and a write this small to a regular
-//!   file is never cut short); a power loss cannot tear it on storage that writes a 512-byte
-//!   sector atomically, which disks and SSDs guarantee for their physical sector. On storage
-//!   without that guarantee a torn header mixes old and new bytes of `toc_start`/`toc_len`
-//!   and leads readers to a cut or misplaced TOC, normally refused as a bad TOC; both TOCs
-//!   are still in the file then, so writing either header back repairs it.
-//! - A reader that opened the old file before the switch keeps reading the old file: it reads
-//!   the header once, and nothing else it can reach ever changes. A reader that opens the file
-//!   at the very moment of the switch races one 50-byte memory copy in the kernel (Linux does
-//!   not make buffered reads wait for writes); should it see part of each header, it is led to
-//!   a cut or misplaced TOC, normally refused as a bad TOC: opening again reads the new file.
-//! - Bytes after the TOC left by an interrupted append are ignored by both readers and are
-//!   removed (truncated) by the next [`Appender::open`]; a dropped, uncommitted [`Appender`]
-//!   removes what it wrote.
-//! - Two [`Appender`]s on one file exclude each other with an exclusive advisory lock
-//!   (`File::try_lock`); msglc takes no lock, so do not append with both at once.
-//!
-//! # Rules
-//!
-//! Appending follows the combined file's form: files without names to a list, with names to a
-//! dict, a name at most once, as msglc requires. An empty combined file, `{"t": []}` as
-//! [`Combiner`](super::Combiner) writes it or `{"t": nil}` as msglc writes it, takes either form
-//! (msglc refuses both). Only MessagePack combined files are appended to (members may be of
-//! either codec): this crate does not write CBOR.
+//! The layout, the crash model and the rules are documented on [`Appender`].
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
@@ -88,8 +38,61 @@ pub enum AppendStep {
     Durable,
 }
 
-/// Appends files and values to an existing combined file; see the [module docs](self) for the
-/// layout and the crash model.
+/// Appends files and values to an existing combined file in place, crash-safely.
+///
+/// # What an append writes
+///
+/// The new members go after the last byte of the old file, each a whole file (magic and header
+/// included), then the new TOC (the old entries, then the new ones, in the form of
+/// [`combine_list`](super::combine_list) / [`combine_map`](super::combine_map)); only then is the
+/// header switched to the new TOC. The old TOC stays where it was, as dead bytes inside the new
+/// data section: nothing points at them. The result is a combined file as the format defines it
+/// (`toc_start` is the data length, the TOC is last), which msglc reads, appends to and
+/// extracts members from (`raw_data`), as the interop tests check; each append of a
+/// dict-form file with `n` names leaves the old TOC, about `n * (name + 4)` bytes, behind.
+///
+/// msglc's own append differs: it writes its first new member *over* the old TOC (at the old
+/// `toc_start`), so it leaves no dead bytes, but a crash between that write and the header
+/// leaves a header pointing at a TOC that is no longer there. Both layouts read the same here
+/// and in msglc; this module keeps the old TOC to keep the old file whole until the switch.
+///
+/// # Crash model
+///
+/// [`Appender::commit`] does, in order: write the new TOC after the new members, `fsync`
+/// (`File::sync_data`), write the 50-byte prefix (magic unchanged, `toc_start`, `toc_len`) in one
+/// `write` at offset 0, `fsync`. Until the header write, every byte the old header leads to
+/// (old members, old TOC) is unchanged, so a process killed at any point before it (or a power
+/// loss) leaves the old file, with unreferenced bytes after its TOC; once the header is
+/// written, the new members and TOC it points to are already durable, so the file is the new
+/// one. No other byte of the old file is ever written.
+///
+/// - The switch is one `write` of 50 bytes in the first disk sector. A killed process cannot
+///   tear it (a signal is acted on between system calls, and a write this small to a regular
+///   file is never cut short); a power loss cannot tear it on storage that writes a 512-byte
+///   sector atomically, which disks and SSDs guarantee for their physical sector. On storage
+///   without that guarantee a torn header mixes old and new bytes of `toc_start`/`toc_len`
+///   and leads readers to a cut or misplaced TOC, normally refused as a bad TOC; both TOCs
+///   are still in the file then, so writing either header back repairs it.
+/// - A reader that opened the old file before the switch keeps reading the old file: it reads
+///   the header once, and nothing else it can reach ever changes. A reader that opens the file
+///   at the very moment of the switch races one 50-byte memory copy in the kernel (Linux does
+///   not make buffered reads wait for writes); should it see part of each header, it is led to
+///   a cut or misplaced TOC, normally refused as a bad TOC: opening again reads the new file.
+/// - Bytes after the TOC left by an interrupted append are ignored by both readers and are
+///   removed (truncated) by the next [`Appender::open`]; a dropped, uncommitted `Appender`
+///   removes what it wrote.
+/// - Two `Appender`s on one file exclude each other with an exclusive advisory lock
+///   (`File::try_lock`); msglc takes no lock, so do not append with both at once.
+///
+/// # Rules
+///
+/// Appending follows the combined file's form: files without names to a list, with names to a
+/// dict, a name at most once, as msglc requires. An empty combined file, `{"t": []}` as
+/// [`Combiner`](super::Combiner) writes it or `{"t": nil}` as msglc writes it, takes either form
+/// (msglc refuses both). Only MessagePack combined files are appended to (members may be of
+/// either codec): this crate does not write CBOR.
+///
+/// # Example
 ///
 /// ```
 /// use serde_formats::toc::{self, Appender, Reader};
@@ -337,8 +340,9 @@ impl Appender {
         }
     }
 
-    /// Writes the new TOC and switches the header to it, durably; see the
-    /// [module docs](self) for the order and what a crash at each point leaves.
+    /// Writes the new TOC and switches the header to it, durably; see
+    /// [the crash model](Appender#crash-model) for the order and what a crash at each point
+    /// leaves.
     ///
     /// # Errors
     ///

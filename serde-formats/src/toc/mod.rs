@@ -53,7 +53,7 @@
 //! | container of at least T bytes, some child not trivial | `{"p": [s, e], "t": {key: child, ...}}` for a map, `{"p": [s, e], "t": [child, ...]}` for an array |
 //! | map (or empty container) of at least T bytes, all children trivial | `{"p": [s, e]}` |
 //! | array of at least T bytes, all children trivial | blocks: a block closes once `end - block_start >= T`; with two or more blocks `{"p": [[count, start, end], ...]}`, with one `{"p": [s, e]}` |
-//! | combined file | `{"t": [start, ...]}` or `{"t": {name: start, ...}}` (no `"p"`), see [`combine_list`] |
+//! | combined file | `{"t": [start, ...]}` or `{"t": {name: start, ...}}` (no `"p"`), see [`combine_list`]; grows in place, crash-safely, with [`Appender`] |
 //! | an integer where a node is expected | a whole file nested at that data position |
 //!
 //! ## Size: the trivial size
