@@ -195,8 +195,11 @@ impl Appender {
         })
     }
 
-    /// Opens the combined file at `path`, first creating it empty (`{"t": []}`, replacing
-    /// nothing: a new file renamed into place) when there is none, as msglc's append does.
+    /// Opens the combined file at `path`, first creating it empty (`{"t": []}`) when there is
+    /// none, as msglc's append does. The empty file is written and synced under a temporary
+    /// name in the same directory, then linked to `path` only if `path` still does not exist,
+    /// so a crash never leaves a partial file at `path` and a file another process created
+    /// meanwhile is kept. On Unix it gets what `File::create` gives (`0o666` minus the umask).
     ///
     /// # Errors
     ///
@@ -204,13 +207,7 @@ impl Appender {
     pub fn open_or_create(path: impl AsRef<Path>, config: &Config) -> Result<Self> {
         let path = path.as_ref();
         if !path.exists() {
-            let io = |err: std::io::Error| io_error(path, err);
-            let mut out = crate::output::OutputFile::create(path).map_err(io)?;
-            let empty = super::Combiner::with_config(std::io::Cursor::new(Vec::new()), config)?
-                .finish()?
-                .into_inner();
-            out.write_all(&empty).map_err(io)?;
-            out.commit().map_err(io)?;
+            create_empty(path, config)?;
         }
         Appender::open_with(path, config)
     }
@@ -439,6 +436,34 @@ pub fn append_value<T: ?Sized + Serialize>(
     let mut appender = Appender::open(path)?;
     appender.add_value(name, value)?;
     appender.commit()
+}
+
+/// Writes an empty combined file at `path` unless a file is there (see
+/// [`Appender::open_or_create`]).
+fn create_empty(path: &Path, config: &Config) -> Result<()> {
+    let io = |err: std::io::Error| io_error(path, err);
+    let empty = super::Combiner::with_config(std::io::Cursor::new(Vec::new()), config)?
+        .finish()?
+        .into_inner();
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut temp = builder.tempfile_in(dir).map_err(io)?;
+    temp.write_all(&empty).map_err(io)?;
+    temp.as_file().sync_all().map_err(io)?;
+    match temp.persist_noclobber(path) {
+        Ok(_) => Ok(()),
+        // Created by someone else meanwhile: append to theirs (the temporary file goes).
+        Err(err) if err.error.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(err) => Err(io(err.error)),
+    }
 }
 
 /// Offset of the header's first field.

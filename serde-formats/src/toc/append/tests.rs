@@ -267,7 +267,19 @@ fn appended_files_nest_combine_and_append_again() {
     for i in 1..6u8 {
         append_value(&path, Some(&format!("v{i}")), &i).unwrap();
     }
+    #[cfg(unix)]
+    {
+        // The mode File::create gives (0o666 minus the umask), not a temporary file's 0o600.
+        use std::os::unix::fs::PermissionsExt;
+        let plain = path.with_extension("plain");
+        std::fs::File::create(&plain).unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode();
+        assert_eq!(mode(&path), mode(&plain));
+    }
+    // Creating again keeps the file there.
+    Appender::open_or_create(&path, &Config::default()).unwrap();
     let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(Reader::open(&path).unwrap().get::<u8>("v5").unwrap(), 5);
     // The appended file, dead TOCs and all, is exactly one file: it combines into another.
     let outer = combine_list(&[&bytes, &file_of(&"z")]).unwrap();
     let (_dir2, outer_path) = setup(&outer);
