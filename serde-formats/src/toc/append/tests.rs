@@ -289,3 +289,19 @@ fn appended_files_nest_combine_and_append_again() {
     assert_eq!(reader.get::<u8>("2/v3").unwrap(), 3);
     assert_eq!(reader.get::<String>("1").unwrap(), "z");
 }
+
+#[test]
+fn a_reader_of_the_old_file_keeps_reading_it_across_an_append() {
+    let old = combine_map(&[("a", &file_of(&vec![3u64; 5000])), ("b", &file_of(&"bee"))]).unwrap();
+    let (_dir, path) = setup(&old);
+    let before = Reader::open(&path).unwrap();
+    assert_eq!(before.get::<u64>("a/10").unwrap(), 3);
+    append_value(&path, Some("c"), &vec![9u64; 5000]).unwrap();
+    // Opened before the switch: the old TOC, every member still where it was.
+    assert_eq!(before.get::<u64>("a/4999").unwrap(), 3);
+    assert_eq!(before.get::<String>("b").unwrap(), "bee");
+    assert!(before.get::<u64>("c/0").is_err());
+    let after = Reader::open(&path).unwrap();
+    assert_eq!(after.get::<u64>("c/4999").unwrap(), 9);
+    assert_eq!(after.get::<String>("b").unwrap(), "bee");
+}
