@@ -274,6 +274,8 @@ impl AsyncReader {
         let root = core
             .run(|source| open_file(&source, &Counters::default(), 0, size, &core.config))
             .await?;
+        // Opening reads the prefix the first request brought: not a hit of the cache.
+        core.hits.store(0, Ordering::Relaxed);
         Ok(AsyncReader {
             shared: Arc::new(Shared { core, root }),
         })
