@@ -166,8 +166,11 @@ mod msgpack;
 mod node;
 mod path;
 mod reader;
+#[cfg(feature = "object-store")]
+pub mod remote;
 mod ser;
 mod source;
+mod stats;
 #[cfg(test)]
 mod tests;
 mod value;
@@ -186,6 +189,7 @@ pub use node::{Block, Node, NodeShape, TocStats};
 pub use path::{IntoPath, Path, Segment};
 pub use reader::Reader;
 pub use source::{IoSource, SliceSource, Source};
+pub use stats::ReadStats;
 pub use value::{Value, EXT_STRUCT_NAME, F32_STRUCT_NAME};
 
 use layout::Header;
