@@ -10,6 +10,9 @@ use std::time::Duration;
 use integration_tests::fault_proxy::{Fault, FaultProxy};
 use integration_tests::s3_server::S3Server;
 
+#[path = "common/s3.rs"]
+mod s3;
+
 /// A response: status, headers (lowercase names), body; or the error that ended the read.
 struct Response {
     status: u16,
@@ -72,6 +75,7 @@ fn get(addr: SocketAddr, path: &str, range: Option<&str>) -> Result<Response, St
 
 #[test]
 fn the_server_serves_ranges_and_the_proxy_counts_and_injects_faults() {
+    // A server of its own, dropped (and stopped) at the end.
     let server = S3Server::start();
     let bucket = server.bucket("harness");
     let object: Vec<u8> = (0..100_000u32).map(|i| (i % 251) as u8).collect();
@@ -124,4 +128,27 @@ fn the_server_serves_ranges_and_the_proxy_counts_and_injects_faults() {
     let traffic = proxy.take_traffic();
     assert_eq!(traffic.count(), 7, "{}", traffic.describe());
     assert_eq!(traffic.count_method("GET"), 7);
+}
+
+#[test]
+fn msglc_reads_through_s3fs_and_the_proxy() {
+    let server = S3Server::shared();
+    let bucket = server.bucket("harness-msglc");
+    let value: Vec<Vec<u32>> = (0..50).map(|i| vec![i; 300]).collect();
+    let bytes = serde_formats::toc::to_bytes(&value).unwrap();
+    server.put_bytes(&bucket, "v.msglc", &bytes);
+    let proxy = FaultProxy::start(server.addr());
+    let read = s3::msglc_read(&proxy.endpoint(), &bucket, "v.msglc", &["7/299", "49"]);
+    assert_eq!(
+        read.values,
+        [
+            serde_formats::toc::Value::UInt(7),
+            serde_formats::toc::Value::Array(vec![serde_formats::toc::Value::UInt(49); 300])
+        ]
+    );
+    // s3fs asks for the size first (HEAD), then reads ranges.
+    let traffic = proxy.take_traffic();
+    assert!(traffic.count_method("HEAD") >= 1, "{}", traffic.describe());
+    assert!(traffic.count_method("GET") >= 1, "{}", traffic.describe());
+    assert!(traffic.body_bytes() > 0);
 }
