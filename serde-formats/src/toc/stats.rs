@@ -25,10 +25,12 @@ use std::time::{Duration, Instant};
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ReadStats {
-    /// Bytes read from the source (for a remote reader: bytes received, response bodies).
+    /// Bytes read from the source (for a remote reader: the bodies of the responses received
+    /// whole; a body that broke off is not counted).
     pub bytes_read: u64,
     /// Reads from the source: for a local reader each read of a byte range (the prefix, a TOC,
-    /// a value), for a remote reader each ranged request sent (retries included).
+    /// a value), for a remote reader each ranged request made (its retries included, but not
+    /// those the HTTP client of a cloud store makes by itself).
     pub reads: u64,
     /// Reads served from the cache without a request (remote readers; local readers have no
     /// cache and report 0).

@@ -344,6 +344,29 @@ fn get_many_fetches_the_values_together() {
 }
 
 #[test]
+fn progress_is_told_every_byte_received() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let file = toc::to_bytes(&shape_a(20, 2000)).unwrap();
+    let seen = Arc::new(AtomicU64::new(0));
+    let counter = seen.clone();
+    let options = quick().on_progress(move |bytes| {
+        counter.fetch_add(bytes, Ordering::SeqCst);
+    });
+    block_on(async {
+        let (store, location) = stored("a.msglc", &file).await;
+        let reader = AsyncReader::open_store(store.clone(), location, &options)
+            .await
+            .unwrap();
+        let _: Vec<f64> = reader.get("key0004").await.unwrap();
+        // A body that breaks off is told too, then its retry.
+        store.fail_next(&[Fault::BrokenBody]);
+        let _: Vec<f64> = reader.get("key0005").await.unwrap();
+        assert_eq!(seen.load(Ordering::SeqCst), store.bytes());
+        assert!(reader.stats().bytes_read < store.bytes());
+    });
+}
+
+#[test]
 fn the_cache_stays_within_its_bound_and_refetches_what_it_dropped() {
     let file = toc::to_bytes(&shape_a(20, 2000)).unwrap();
     block_on(async {
@@ -366,6 +389,34 @@ fn the_cache_stays_within_its_bound_and_refetches_what_it_dropped() {
         assert_eq!(store.requests(), requests + 1, "evicted, fetched again");
         let _: Vec<f64> = reader.get("key0000").await.unwrap();
         assert_eq!(store.requests(), requests + 1, "cached now");
+    });
+}
+
+#[test]
+fn concurrent_operations_share_a_small_cache() {
+    let file = toc::to_bytes(&shape_a(20, 2000)).unwrap();
+    block_on(async {
+        let (store, location) = stored("a.msglc", &file).await;
+        let options = RemoteOptions::new().cache_bytes(30 << 10);
+        let reader = AsyncReader::open_store(store, location, &options)
+            .await
+            .unwrap();
+        let gets = (0..60).map(|i| {
+            let reader = reader.clone();
+            async move {
+                let (k, j) = (i % 20, i * 31 % 2000);
+                let x: f64 = reader.get(format!("key{k:04}/{j}")).await.unwrap();
+                let row: Vec<f64> = reader.get(format!("key{:04}", (k + 7) % 20)).await.unwrap();
+                (
+                    x == a_value(k, j, 2000),
+                    row[j] == a_value((k + 7) % 20, j, 2000),
+                )
+            }
+        });
+        for checks in futures::future::join_all(gets).await {
+            assert_eq!(checks, (true, true));
+        }
+        assert!(reader.cached_bytes() <= 30 << 10);
     });
 }
 

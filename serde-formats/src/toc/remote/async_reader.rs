@@ -113,7 +113,7 @@ impl Core {
             cache: &self.cache,
             id,
         };
-        let mut stalled = 0;
+        let mut last_missed = Vec::new();
         loop {
             let step = {
                 let cache = lock(&self.cache);
@@ -129,28 +129,30 @@ impl Core {
             };
             match step {
                 Step::Done(result) => return result.map_err(|e| self.name(e)),
+                // What an operation fetches stays cached until it ends, so an attempt that
+                // misses exactly what the last one missed would miss it forever.
+                Step::Fetch(missed) if missed == last_missed => {
+                    return Err(Error::with_message(
+                        ErrorKind::Remote,
+                        format!(
+                            "{}: bytes {}..{} stay missing after they were fetched",
+                            self.fetcher.url(),
+                            missed[0].start,
+                            missed[0].end
+                        ),
+                    ))
+                }
                 Step::Fetch(missed) => {
-                    if self.fetch_all(missed, id).await? {
-                        stalled = 0;
-                    } else {
-                        // Another operation fetched the same bytes meanwhile; twice in a row
-                        // would mean an attempt misses what is cached.
-                        stalled += 1;
-                        if stalled > 1 {
-                            return Err(Error::with_message(
-                                ErrorKind::Remote,
-                                format!("{}: a read makes no progress", self.fetcher.url()),
-                            ));
-                        }
-                    }
+                    self.fetch_all(missed.clone(), id).await?;
+                    last_missed = missed;
                 }
             }
         }
     }
 
     /// Fetches `ranges` (merged when closer than the gap, several requests at once) into the
-    /// cache for operation `op`; whether anything was missing.
-    async fn fetch_all(&self, mut ranges: Vec<Range<u64>>, op: u64) -> Result<bool> {
+    /// cache for operation `op`, but for those another operation fetched meanwhile.
+    async fn fetch_all(&self, mut ranges: Vec<Range<u64>>, op: u64) -> Result<()> {
         ranges.sort_unstable_by_key(|r| r.start);
         let mut merged: Vec<Range<u64>> = Vec::with_capacity(ranges.len());
         for range in ranges {
@@ -164,10 +166,17 @@ impl Core {
         }
         {
             let cache = lock(&self.cache);
-            merged.retain(|r| !r.is_empty() && !cache.covers(r));
+            merged.retain(|r| {
+                // Fetched by another operation meanwhile: kept for this one too.
+                let covered = cache.covers(r);
+                if covered {
+                    cache.touch(r, op);
+                }
+                !r.is_empty() && !covered
+            });
         }
         if merged.is_empty() {
-            return Ok(false);
+            return Ok(());
         }
         let mut fetches = stream::iter(merged)
             .map(|range| async move { (range.start, self.fetcher.fetch(range).await) })
@@ -175,7 +184,7 @@ impl Core {
         while let Some((start, bytes)) = fetches.next().await {
             lock(&self.cache).insert(start, bytes?, op);
         }
-        Ok(true)
+        Ok(())
     }
 
     /// `error` with the URL in its message (store errors have it already).

@@ -149,6 +149,24 @@ impl RangeCache {
         (before, after)
     }
 
+    /// Marks the entries holding bytes of `range` as used by operation `op` (which keeps
+    /// them while it runs).
+    pub(super) fn touch(&self, range: &Range<u64>, op: u64) {
+        let mut pos = range.start;
+        while pos < range.end {
+            match self.holding(pos) {
+                Some((s, e)) => {
+                    e.last_used.set(e.last_used.get().max(op));
+                    pos = s + e.data.len() as u64;
+                }
+                None => match self.entries.range(pos..).next() {
+                    Some((&s, _)) => pos = s,
+                    None => break,
+                },
+            }
+        }
+    }
+
     /// Whether all of `range` is cached.
     pub(super) fn covers(&self, range: &Range<u64>) -> bool {
         let mut pos = range.start;

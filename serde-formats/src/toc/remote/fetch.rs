@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
+use futures::StreamExt;
 use object_store::path::Path;
 use object_store::{GetOptions, GetRange, ObjectStore};
 
@@ -32,11 +33,10 @@ pub(super) struct Fetcher {
     store: Arc<dyn ObjectStore>,
     location: Path,
     url: String,
-    /// Whether the store's own client retries failed requests (the stores built from a URL):
-    /// then only failures while reading a body are retried here.
+    /// Whether the store's own client retries failed requests and timeouts (the stores built
+    /// from a URL): then only failures while reading a body are retried here, and the timeout
+    /// here bounds all of the client's attempts.
     store_retries: bool,
-    timeout: Duration,
-    max_retries: usize,
     options: RemoteOptions,
     /// The ETag of the first response: later requests ask for that version only.
     etag: std::sync::OnceLock<Option<String>>,
@@ -64,8 +64,6 @@ impl Fetcher {
             location,
             url,
             store_retries,
-            timeout: options.request_timeout,
-            max_retries: options.max_retries,
             options: options.clone(),
             etag: std::sync::OnceLock::new(),
             requests: AtomicU64::new(0),
@@ -105,18 +103,22 @@ impl Fetcher {
         range: Range<u64>,
         first: bool,
     ) -> Result<(Bytes, u64, Option<String>)> {
+        let timeout = if self.store_retries {
+            self.options.retry_budget()
+        } else {
+            self.options.request_timeout
+        };
         let mut retry = 0;
         loop {
             let started = Instant::now();
             self.requests.fetch_add(1, Ordering::Relaxed);
-            let outcome =
-                match tokio::time::timeout(self.timeout, self.request(&range, first)).await {
-                    Ok(outcome) => outcome,
-                    Err(_) => Err(Failure {
-                        message: format!("no response within {:?}", self.timeout),
-                        transient: true,
-                    }),
-                };
+            let outcome = match tokio::time::timeout(timeout, self.request(&range, first)).await {
+                Ok(outcome) => outcome,
+                Err(_) => Err(Failure {
+                    message: format!("no response within {timeout:?}"),
+                    transient: !self.store_retries,
+                }),
+            };
             let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
             self.nanos.fetch_add(nanos, Ordering::Relaxed);
             match outcome {
@@ -124,7 +126,7 @@ impl Fetcher {
                     self.bytes.fetch_add(ok.0.len() as u64, Ordering::Relaxed);
                     return Ok(ok);
                 }
-                Err(failure) if failure.transient && retry < self.max_retries => {
+                Err(failure) if failure.transient && retry < self.options.max_retries => {
                     tokio::time::sleep(self.options.backoff(retry)).await;
                     retry += 1;
                 }
@@ -168,10 +170,24 @@ impl Fetcher {
         let size = result.meta.size;
         let etag = result.meta.e_tag.clone();
         let got = result.range.clone();
-        let bytes = result.bytes().await.map_err(|e| Failure {
+        let body_error = |e: object_store::Error| Failure {
             transient: transient(&e),
             message: format!("reading the response body: {}", describe(&e)),
-        })?;
+        };
+        let bytes = match &self.options.progress {
+            None => result.bytes().await.map_err(body_error)?,
+            Some(progress) => {
+                // Chunk by chunk, to report them as they come.
+                let mut chunks = result.into_stream();
+                let mut body = Vec::new();
+                while let Some(chunk) = chunks.next().await {
+                    let chunk = chunk.map_err(body_error)?;
+                    progress.report(chunk.len() as u64);
+                    body.extend_from_slice(&chunk);
+                }
+                Bytes::from(body)
+            }
+        };
         // Past the end only the first request may reach: it learns the size from the answer.
         let expected = range.start..if first {
             range.end.min(size)

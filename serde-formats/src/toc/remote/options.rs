@@ -1,6 +1,8 @@
 //! [`RemoteOptions`]: how a remote reader reaches its store (endpoint, credentials), how much
 //! it caches, how it coalesces, times out and retries its requests.
 
+use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::toc::Config;
@@ -59,6 +61,26 @@ pub struct RemoteOptions {
     /// The magic and depth limit of the files read, as for the local
     /// [`Reader`](crate::toc::Reader).
     pub config: Config,
+    /// Told the size of each piece of a response body as it arrives (for a progress bar);
+    /// set with [`on_progress`](Self::on_progress).
+    pub progress: Option<Progress>,
+}
+
+/// A callback told how many bytes of a response body just arrived
+/// ([`RemoteOptions::on_progress`]).
+#[derive(Clone)]
+pub struct Progress(Arc<dyn Fn(u64) + Send + Sync>);
+
+impl Progress {
+    pub(super) fn report(&self, bytes: u64) {
+        (self.0)(bytes);
+    }
+}
+
+impl fmt::Debug for Progress {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Progress(..)")
+    }
 }
 
 impl Default for RemoteOptions {
@@ -76,6 +98,7 @@ impl Default for RemoteOptions {
             max_backoff: Duration::from_secs(5),
             concurrency: 8,
             config: Config::default(),
+            progress: None,
         }
     }
 }
@@ -185,6 +208,23 @@ impl RemoteOptions {
     pub fn config(mut self, config: crate::toc::Config) -> Self {
         self.config = config;
         self
+    }
+
+    /// Calls `progress` with the size of each piece of a response body as it arrives, e.g.
+    /// to advance a progress bar. Bodies are then read piece by piece (without it, a file
+    /// store reads a range in one go).
+    #[must_use]
+    pub fn on_progress(mut self, progress: impl Fn(u64) + Send + Sync + 'static) -> Self {
+        self.progress = Some(Progress(Arc::new(progress)));
+        self
+    }
+
+    /// The longest all attempts at one request may take: each attempt's timeout and each wait.
+    pub(super) fn retry_budget(&self) -> Duration {
+        let attempts = u32::try_from(self.max_retries.saturating_add(1)).unwrap_or(u32::MAX);
+        self.request_timeout
+            .saturating_add(self.max_backoff)
+            .saturating_mul(attempts)
     }
 
     /// The wait before retry number `retry` (0 for the first): doubling, bounded.

@@ -115,8 +115,6 @@ pub(super) fn locate(url: &str, options: &RemoteOptions) -> Result<Located> {
 /// The client's retries: as many as the options say, with their backoff, each request under
 /// the options' timeout, all of them within the time they could take.
 fn retry_config(options: &RemoteOptions) -> RetryConfig {
-    let attempts = u32::try_from(options.max_retries + 1).unwrap_or(u32::MAX);
-    let waits = options.max_backoff.saturating_mul(attempts);
     RetryConfig {
         backoff: BackoffConfig {
             init_backoff: options.retry_backoff,
@@ -124,10 +122,7 @@ fn retry_config(options: &RemoteOptions) -> RetryConfig {
             base: 2.0,
         },
         max_retries: options.max_retries,
-        retry_timeout: options
-            .request_timeout
-            .saturating_mul(attempts)
-            .saturating_add(waits),
+        retry_timeout: options.retry_budget(),
     }
 }
 
