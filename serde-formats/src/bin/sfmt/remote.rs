@@ -5,7 +5,7 @@
 //! `AWS_REGION`, `AWS_ENDPOINT_URL`, `GOOGLE_*`, `AZURE_*`).
 
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -21,6 +21,10 @@ const SCHEMES: [&str; 9] = [
 ];
 
 static ENDPOINT: OnceLock<Option<String>> = OnceLock::new();
+
+/// Response body bytes received so far, piece by piece as they arrive (the reader's progress
+/// callback): what the progress bar shows.
+static RECEIVED: AtomicU64 = AtomicU64::new(0);
 
 /// Sets the endpoint of S3-compatible servers for the rest of the run (from `--endpoint`).
 pub fn set_endpoint(endpoint: Option<String>) {
@@ -39,7 +43,9 @@ pub fn url(file: &Path) -> Option<&str> {
 /// Opens the toc file at `url`: its header and TOC, in two requests.
 pub fn open(url: &str) -> Result<BlockingReader> {
     let env = |name: &str| std::env::var(name).ok().filter(|value| !value.is_empty());
-    let mut options = RemoteOptions::new();
+    let mut options = RemoteOptions::new().on_progress(|bytes| {
+        RECEIVED.fetch_add(bytes, Ordering::Relaxed);
+    });
     // `--endpoint`, else the endpoint the AWS tools take from the environment; an `http://`
     // one allows plain HTTP, as `--endpoint` does.
     let endpoint = ENDPOINT
@@ -72,14 +78,15 @@ pub fn get(reader: &BlockingReader, path: &str) -> Result<toc::Value> {
         .ok()
         .flatten();
     let size = span.map_or(0, |(start, end)| end - start);
-    let before = reader.stats().bytes_read;
+    let before = RECEIVED.load(Ordering::Relaxed);
     let done = AtomicBool::new(false);
     let value = std::thread::scope(|scope| {
         if size >= progress::THRESHOLD {
             scope.spawn(|| {
                 let bar = progress::bar(size, "reading");
                 while !done.load(Ordering::Relaxed) {
-                    bar.set_position(reader.stats().bytes_read.saturating_sub(before).min(size));
+                    let received = RECEIVED.load(Ordering::Relaxed);
+                    bar.set_position(received.saturating_sub(before).min(size));
                     std::thread::sleep(Duration::from_millis(100));
                 }
                 bar.finish_and_clear();
