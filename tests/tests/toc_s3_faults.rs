@@ -173,7 +173,7 @@ fn a_server_that_does_not_answer_times_out() {
     let (proxy, url, _) = setup();
     let reader = BlockingReader::open(&url, &options(&proxy)).unwrap();
     let slow = options(&proxy)
-        .request_timeout(Duration::from_millis(500))
+        .request_timeout(Duration::from_secs(1))
         .max_retries(1);
     let slow_reader = BlockingReader::open(&url, &slow).unwrap();
     proxy.take_traffic();
