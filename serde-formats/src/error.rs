@@ -98,6 +98,9 @@ pub enum ErrorKind {
     BadMsgpack,
     /// Malformed CBOR data (the CBOR variant of a toc file).
     BadCbor,
+    /// A request to an object store failed (`toc::remote`); the message names the URL and the
+    /// byte range.
+    Remote,
 
     // ---- vector ----
     /// An unknown vector encoding number.
@@ -142,6 +145,7 @@ impl ErrorKind {
             ErrorKind::PathNotFound => "path not found",
             ErrorKind::BadMsgpack => "malformed MessagePack",
             ErrorKind::BadCbor => "malformed CBOR",
+            ErrorKind::Remote => "object store error",
             ErrorKind::UnknownEncoding => "unknown vector encoding",
             ErrorKind::UnknownTypeKind => "unknown vector type kind",
             ErrorKind::BadIndex => "index, offset or size out of range",

@@ -31,6 +31,7 @@
 //! | `dynd` | `dynd` | `sha2` (digests), `serde_json` (value conversion) |
 //! | `toc` | `toc` | `rmp`, `minicbor` (msglc's CBOR variant) |
 //! | `vector` | `vector` | `serde_json` (Velox's type JSON) |
+//! | `object-store` (off; on with `cli`) | [`toc::remote`]: TOC files in S3, GCS, Azure, HTTP(S), read with ranged requests; implies `toc` | `object_store`, `tokio`, `reqwest`/`rustls` (ring), … |
 //! | `arrow` (off) | `vector::{to_arrow, from_arrow}`; implies `vector` | `arrow-array`, `arrow-schema`, `arrow-buffer` |
 //! | `cli` | the `sfmt` binary; implies the four formats | `clap`, `indicatif`, `anyhow`, … |
 //!

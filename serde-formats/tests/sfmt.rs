@@ -11,6 +11,9 @@ use serde_json::{json, Value as Json};
 #[cfg(unix)]
 #[path = "sfmt/files.rs"]
 mod files;
+// `get` and `inspect` on `s3://` URLs, against a moto server the test starts.
+#[path = "sfmt/s3.rs"]
+mod s3;
 
 fn sfmt() -> Command {
     Command::new(env!("CARGO_BIN_EXE_sfmt"))

@@ -8,8 +8,12 @@
 //! - [`hex`]: annotated hex (golden files, fuzz regression inputs) and hex in assertion messages.
 //! - [`limit_trees`]: the trees of the round trips near the format limits (the proptests and
 //!   the fuzz targets share them).
+//! - [`s3_server`]: a moto S3 server on a loopback port, and [`fault_proxy`], a proxy in front
+//!   of it that counts requests and bytes and injects faults (the object-store tests).
 
 pub mod dynd_record;
+pub mod fault_proxy;
 pub mod hex;
 pub mod limit_trees;
 pub mod python_peers;
+pub mod s3_server;

@@ -15,6 +15,14 @@
 //! assert_eq!(toc::from_bytes::<Vec<Record>>(&bytes).unwrap(), records);
 //! ```
 //!
+//! # Reading files in object storage
+//!
+//! With the `object-store` feature, `remote::AsyncReader` and `remote::BlockingReader` read
+//! files from S3 (and S3-compatible servers), GCS, Azure, HTTP(S) and `file://` URLs with
+//! ranged requests, walking the TOC with this module's reader: opening a 90 MB file and reading
+//! one value takes 3 requests and under 256 KiB (the `remote` module docs give the figures).
+//! Every reader reports what it read as [`ReadStats`] ([`Reader::stats`]).
+//!
 //! # Wire format
 //!
 //! Specified in `docs/spec/toc-msgpack.md` (worked examples in §5, decoder errors in §7,
@@ -167,8 +175,11 @@ mod msgpack;
 mod node;
 mod path;
 mod reader;
+#[cfg(feature = "object-store")]
+pub mod remote;
 mod ser;
 mod source;
+mod stats;
 #[cfg(test)]
 mod tests;
 mod value;
@@ -188,6 +199,7 @@ pub use node::{Block, Node, NodeShape, TocStats};
 pub use path::{IntoPath, Path, Segment};
 pub use reader::Reader;
 pub use source::{IoSource, SliceSource, Source};
+pub use stats::ReadStats;
 pub use value::{Value, EXT_STRUCT_NAME, F32_STRUCT_NAME};
 
 use layout::Header;

@@ -7,6 +7,8 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 use std::io::{Read, Seek};
 use std::rc::Rc;
+use std::sync::Arc;
+use std::time::Instant;
 
 use serde::de::DeserializeOwned;
 
@@ -19,9 +21,10 @@ use super::Config;
 
 use super::node::{toc_too_deep, Kind, Node, TocStats};
 use super::source::{IoSource, SliceSource, Source};
+use super::stats::{Counters, ReadStats};
 
 /// One file (the outer one, or one nested in a combined file).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(super) struct File {
     /// Absolute offset of its data; TOC positions are relative to this.
     pub(super) data_start: u64,
@@ -29,8 +32,9 @@ pub(super) struct File {
     pub(super) data_len: u64,
     /// Absolute offset of the TOC.
     pub(super) toc_abs: u64,
-    /// The TOC bytes when the source is not in memory.
-    pub(super) toc: Option<Vec<u8>>,
+    /// The TOC bytes when the source is not in memory (shared, so that a remote reader can
+    /// keep an opened file between operations).
+    pub(super) toc: Option<Arc<Vec<u8>>>,
     pub(super) toc_len: usize,
     /// The codec of its header, data and TOC.
     pub(super) codec: Codec,
@@ -65,6 +69,8 @@ pub struct Reader<S> {
     pub(super) size: u64,
     pub(super) config: Config,
     pub(super) root_file: Rc<File>,
+    /// What was read from the source, for [`Reader::stats`].
+    pub(super) counters: Counters,
 }
 
 impl<'a> Reader<SliceSource<'a>> {
@@ -123,13 +129,35 @@ impl Reader<IoSource<std::fs::File>> {
 impl<S: Source> Reader<S> {
     pub(super) fn with_source(source: S, base: u64, config: Config) -> Result<Self> {
         let size = source.size()?;
-        let root_file = Rc::new(open_file(&source, base, size, &config)?);
+        let counters = Counters::default();
+        let root_file = Rc::new(open_file(&source, &counters, base, size, &config)?);
         Ok(Reader {
             source,
             size,
             config,
             root_file,
+            counters,
         })
+    }
+
+    /// A reader over `source` whose outer file is already open (the remote readers keep it
+    /// between operations).
+    #[cfg(feature = "object-store")]
+    pub(super) fn from_parts(source: S, size: u64, config: Config, root_file: File) -> Self {
+        Reader {
+            source,
+            size,
+            config,
+            root_file: Rc::new(root_file),
+            counters: Counters::default(),
+        }
+    }
+
+    /// What this reader has read from its source so far: the reads of byte ranges (the
+    /// 50-byte prefix and the TOC when opening, then each value and each nested file's prefix
+    /// and TOC) and their bytes; their time for a source that is not in memory.
+    pub fn stats(&self) -> ReadStats {
+        self.counters.stats()
     }
 
     /// The root node.
@@ -277,7 +305,7 @@ impl<S: Source> Reader<S> {
         // start <= end <= data_len was checked when the span was read from the TOC.
         let len =
             usize::try_from(end - start).map_err(|_| Error::at(ErrorKind::LengthPastEnd, start))?;
-        self.source.read_at(file.data_start + start, len)
+        read_counted(&self.source, &self.counters, file.data_start + start, len)
     }
 
     /// Parses the TOC entry at `pos` of `file`'s TOC.
@@ -370,19 +398,45 @@ impl<S: Source> Reader<S> {
         }
         let base = parent.data_start + start;
         let limit = parent.data_start + parent.data_len;
-        let file = Rc::new(open_file(&self.source, base, limit, &self.config)?);
+        let file = Rc::new(open_file(
+            &self.source,
+            &self.counters,
+            base,
+            limit,
+            &self.config,
+        )?);
         self.entry(&file, 0, depth + 1)
     }
 }
 
+/// Reads `len` bytes at `offset` of `source` and counts the read (timing it when the source
+/// is not in memory).
+#[inline]
+fn read_counted<'s, S: Source>(
+    source: &'s S,
+    counters: &Counters,
+    offset: u64,
+    len: usize,
+) -> Result<Cow<'s, [u8]>> {
+    counters.read(len);
+    if source.whole().is_some() {
+        return source.read_at(offset, len);
+    }
+    let start = Instant::now();
+    let bytes = source.read_at(offset, len);
+    counters.time_since(start);
+    bytes
+}
+
 pub(super) fn open_file<S: Source>(
     source: &S,
+    counters: &Counters,
     base: u64,
     limit: u64,
     config: &Config,
 ) -> Result<File> {
     let prefix_len = (limit.saturating_sub(base)).min(DATA_START as u64) as usize;
-    let prefix = source.read_at(base, prefix_len)?;
+    let prefix = read_counted(source, counters, base, prefix_len)?;
     let header = Header::parse(&prefix, &config.magic, base)?;
     let data_start = base + DATA_START as u64;
     let toc_abs = data_start
@@ -395,8 +449,14 @@ pub(super) fn open_file<S: Source>(
         .ok_or_else(|| bad_toc(base + 40, "TOC length past the end of the file"))?;
     let toc_len = (toc_end - toc_abs) as usize;
     let toc = match source.whole() {
-        Some(_) => None,
-        None => Some(source.read_at(toc_abs, toc_len)?.into_owned()),
+        // Read in place; counted all the same.
+        Some(_) => {
+            counters.read(toc_len);
+            None
+        }
+        None => Some(Arc::new(
+            read_counted(source, counters, toc_abs, toc_len)?.into_owned(),
+        )),
     };
     Ok(File {
         data_start,

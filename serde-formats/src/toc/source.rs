@@ -7,7 +7,8 @@ use std::io::{Read, Seek, SeekFrom};
 
 use crate::error::{Error, ErrorKind, Position, Result};
 
-mod private {
+/// Seals [`Source`]: its implementations are this module's and `remote`'s.
+pub(super) mod private {
     pub trait Sealed {}
 }
 

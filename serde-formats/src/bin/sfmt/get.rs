@@ -1,13 +1,14 @@
-//! `sfmt get FILE PATH`: one value of a toc file, read lazily through its table of contents.
+//! `sfmt get FILE PATH`: one value of a toc file, read lazily through its table of contents;
+//! FILE may be a URL (`s3://bucket/key`...), read with ranged requests ([`crate::remote`]).
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::io::{self, Cursor, Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use serde_formats::toc::{self, Reader};
+use serde_formats::toc::{self, ReadStats, Reader};
 
 use crate::formats::{self, Format};
 
@@ -15,7 +16,8 @@ use crate::formats::{self, Format};
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// A toc file (`-`: standard input). A regular file is read lazily; standard input, pipes
-    /// and devices are read into memory first.
+    /// and devices are read into memory first. A URL (`s3://bucket/key`, `gs://`, `az://`,
+    /// `https://`, `file://`) is read with ranged requests: the header, the TOC and the value.
     file: PathBuf,
     /// The path of the value: `/` before each key or index (`/items/3/name`; a missing leading
     /// `/` is implied); empty for the root. A decimal integer is an index (`-1`: the last
@@ -24,7 +26,8 @@ pub struct Args {
     /// for `/` and `~0` for `~`.
     #[arg(allow_hyphen_values = true, verbatim_doc_comment)]
     path: String,
-    /// Print the bytes read and the time taken to stderr.
+    /// Print the read statistics to stderr: bytes read, reads (requests for a URL), cache
+    /// hits, time.
     #[arg(long)]
     stats: bool,
     /// Indent the JSON.
@@ -32,11 +35,9 @@ pub struct Args {
     pretty: bool,
 }
 
-/// What was read from the file.
+/// What was read from the file (the reader's [`ReadStats`] count the bytes and reads).
 #[derive(Debug, Default)]
 struct Counts {
-    bytes: Cell<u64>,
-    reads: Cell<u64>,
     /// The byte ranges read, `[start, end)`.
     ranges: RefCell<Vec<(u64, u64)>>,
 }
@@ -69,10 +70,7 @@ struct CountingFile<R> {
 impl<R: Read> Read for CountingFile<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.file.read(buf)?;
-        let counts = &self.counts;
-        counts.bytes.set(counts.bytes.get() + n as u64);
-        counts.reads.set(counts.reads.get() + 1);
-        counts
+        self.counts
             .ranges
             .borrow_mut()
             .push((self.pos, self.pos + n as u64));
@@ -90,6 +88,9 @@ impl<R: Seek> Seek for CountingFile<R> {
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
     let start = Instant::now();
+    if let Some(url) = crate::remote::url(&args.file) {
+        return run_remote(url, start, args, out);
+    }
     let mut input = crate::io::open_input(&args.file)?;
     if let Some(format) = Format::from_extension(&args.file).filter(|f| *f != Format::Toc) {
         bail!(
@@ -107,7 +108,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
     let counts = Rc::new(Counts::default());
     // A regular file is read lazily; anything else was read into memory, and is read from
     // there the same way.
-    let (value, size) = match input {
+    let ((value, stats), size) = match input {
         crate::io::Input::File { file, len } => (lookup(file, &counts, args)?, len),
         crate::io::Input::Bytes(bytes) => {
             let len = bytes.len() as u64;
@@ -115,27 +116,43 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
         }
     };
     let elapsed = start.elapsed();
-    // In file order, with the tagged forms of `convert` for bins, float32, NaN, other keys.
-    crate::json::write(&mut *out, &crate::value::from_toc(value)?, args.pretty)?;
-    writeln!(out)?;
-    out.flush()?;
+    print(value, args, out)?;
+    if args.stats {
+        eprintln!("{}", stats_line(stats, counts.distinct(), size, elapsed));
+    }
+    Ok(())
+}
+
+/// `sfmt get URL PATH`: the header and TOC, then the value, with ranged requests.
+fn run_remote(url: &str, start: Instant, args: &Args, out: &mut impl Write) -> Result<()> {
+    let reader = crate::remote::open(url)?;
+    let value = crate::remote::get(&reader, &args.path)?;
+    print(value, args, out)?;
     if args.stats {
         eprintln!(
             "{}",
-            stats_line(
-                counts.bytes.get(),
-                counts.distinct(),
-                counts.reads.get(),
-                size,
-                elapsed
-            )
+            crate::remote::stats_line(reader.stats(), reader.size(), start)
         );
     }
     Ok(())
 }
 
-/// The value at `args.path` of the toc file `file` (at its start), counting the reads.
-fn lookup<R: Read + Seek>(file: R, counts: &Rc<Counts>, args: &Args) -> Result<toc::Value> {
+/// Prints `value` as JSON: in file order, with the tagged forms of `convert` for bins,
+/// float32, NaN and other keys.
+fn print(value: toc::Value, args: &Args, out: &mut impl Write) -> Result<()> {
+    crate::json::write(&mut *out, &crate::value::from_toc(value)?, args.pretty)?;
+    writeln!(out)?;
+    out.flush()?;
+    Ok(())
+}
+
+/// The value at `args.path` of the toc file `file` (at its start), counting the reads; and the
+/// reader's statistics.
+fn lookup<R: Read + Seek>(
+    file: R,
+    counts: &Rc<Counts>,
+    args: &Args,
+) -> Result<(toc::Value, ReadStats)> {
     let source = CountingFile {
         file,
         pos: 0,
@@ -143,7 +160,7 @@ fn lookup<R: Read + Seek>(file: R, counts: &Rc<Counts>, args: &Args) -> Result<t
     };
     let what = || format!("cannot read {} as toc", args.file.display());
     let reader = Reader::new(source).with_context(what)?;
-    reader
+    let value = reader
         .node(args.path.as_str())
         .and_then(|node| node.decode())
         .with_context(|| {
@@ -152,22 +169,25 @@ fn lookup<R: Read + Seek>(file: R, counts: &Rc<Counts>, args: &Args) -> Result<t
                 args.path,
                 args.file.display()
             )
-        })
+        })?;
+    Ok((value, reader.stats()))
 }
 
-/// `read N of M bytes (P%; D distinct) in R reads, T ms`: N counts every byte read, re-reads
-/// included; D counts each byte of the file once.
-fn stats_line(bytes: u64, distinct: u64, reads: u64, size: u64, elapsed: Duration) -> String {
+/// `read N of M bytes (P%; D distinct) in R reads, T ms`, from the reader's [`ReadStats`]: N
+/// counts every byte read, re-reads included; D counts each byte of the file once; T is the
+/// whole command's time so far.
+fn stats_line(stats: ReadStats, distinct: u64, size: u64, elapsed: Duration) -> String {
     let percent = if size == 0 {
         0.0
     } else {
-        bytes as f64 * 100.0 / size as f64
+        stats.bytes_read as f64 * 100.0 / size as f64
     };
     format!(
-        "read {} of {} bytes ({percent:.4}%; {} distinct) in {reads} reads, {:.3} ms",
-        thousands(bytes),
+        "read {} of {} bytes ({percent:.4}%; {} distinct) in {} reads, {:.3} ms",
+        thousands(stats.bytes_read),
         thousands(size),
         thousands(distinct),
+        stats.reads,
         elapsed.as_secs_f64() * 1e3
     )
 }
@@ -199,8 +219,14 @@ mod tests {
 
     #[test]
     fn stats_line_gives_the_fraction_read() {
+        let stats = ReadStats {
+            bytes_read: 512,
+            reads: 3,
+            cache_hits: 0,
+            time: Duration::from_micros(100),
+        };
         assert_eq!(
-            stats_line(512, 500, 3, 2048, Duration::from_micros(1500)),
+            stats_line(stats, 500, 2048, Duration::from_micros(1500)),
             "read 512 of 2,048 bytes (25.0000%; 500 distinct) in 3 reads, 1.500 ms"
         );
     }

@@ -1,4 +1,5 @@
-//! `sfmt inspect FILE`: the format of a file and its structure.
+//! `sfmt inspect FILE`: the format of a file and its structure; a toc file may be a URL
+//! (`s3://bucket/key`...), of which only the header and the TOC are fetched.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -17,7 +18,8 @@ use crate::get::thousands;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The file to inspect (`-`: standard input). A regular toc file is read lazily; anything
-    /// else is read once into memory.
+    /// else is read once into memory. A URL (`s3://bucket/key`, `gs://`, `az://`, `https://`,
+    /// `file://`) names a toc file in object storage.
     file: PathBuf,
     /// The format (default: from the extension, else from the contents).
     #[arg(long, value_name = "FMT")]
@@ -37,6 +39,12 @@ const PREVIEW: usize = 72;
 
 pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
     let given = Format::given_or_extension(args.from.as_deref(), &args.file)?;
+    if let Some(url) = crate::remote::url(&args.file) {
+        if given.is_some_and(|format| format != Format::Toc) {
+            anyhow::bail!("inspect reads toc files from URLs; {url} is given as another format");
+        }
+        return inspect_remote(url, args, out);
+    }
     // Opened once: a FIFO or `<(...)` cannot be read twice.
     let mut input = crate::io::open_input(&args.file)?;
     let head = input.head(toc::MAGIC_LEN, &args.file)?;
@@ -89,6 +97,35 @@ fn inspect_toc(
             out,
         ),
     }
+}
+
+/// Inspects a toc file by URL: the tree is written once the bytes it needs are fetched (the
+/// remote reader runs the walk again after each fetch, so it is written to memory first).
+fn inspect_remote(url: &str, args: &Args, out: &mut impl Write) -> Result<()> {
+    let reader = crate::remote::open(url)?;
+    let magic = *toc::Config::default().get_magic();
+    let mut failure = None;
+    let text = reader
+        .with_reader(|r| {
+            failure = None;
+            let mut text = Vec::new();
+            match write_toc(r, reader.size(), &magic, args, &mut text) {
+                Ok(()) => Ok(text),
+                Err(err) => match err.downcast::<serde_formats::Error>() {
+                    Ok(err) => Err(err),
+                    Err(other) => {
+                        failure = Some(other);
+                        Ok(Vec::new())
+                    }
+                },
+            }
+        })
+        .with_context(|| format!("cannot read {url} as toc"))?;
+    if let Some(err) = failure {
+        return Err(err.context(format!("cannot read {url} as toc")));
+    }
+    out.write_all(&text)?;
+    Ok(())
 }
 
 fn write_toc<S: Source>(

@@ -1,7 +1,8 @@
 //! `sfmt`: one command-line tool over every format of `serde-formats`.
 //!
 //! `convert` turns JSON into toc, dynd, typed-column or msgpack files and back; `inspect` shows
-//! the structure of a file of any format; `get` reads one path of a toc file lazily; `compare`
+//! the structure of a file of any format; `get` reads one path of a toc file lazily (`get` and
+//! `inspect` also read toc files in object storage by URL, `s3://bucket/key`); `compare`
 //! encodes a dataset in every format and prints sizes and timings; `append` adds files or values
 //! to a combined toc file in place. Errors, argument errors included, are one line on stderr and
 //! exit status 1; `--help` and `--version` print to stdout and exit 0.
@@ -18,6 +19,7 @@ mod json;
 mod progress;
 #[cfg(test)]
 mod proptests;
+mod remote;
 mod sample;
 mod typed_value;
 mod value;
@@ -39,6 +41,12 @@ struct Cli {
     #[arg(long, global = true, value_name = "SIZE", default_value = "4G",
           value_parser = io::parse_size)]
     max_input_size: u64,
+    /// The endpoint of an S3-compatible server (MinIO, Ceph, R2, moto...) for `s3://` URLs,
+    /// e.g. `http://127.0.0.1:9000`; default: AWS, or `AWS_ENDPOINT_URL`. Credentials come
+    /// from the usual environment variables (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`,
+    /// `AWS_SESSION_TOKEN`, `AWS_REGION`; `GOOGLE_*` and `AZURE_*` for `gs://` and `az://`).
+    #[arg(long, global = true, value_name = "URL")]
+    endpoint: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -46,9 +54,10 @@ enum Command {
     /// Convert between JSON, msgpack, toc, dynd and typed-column (formats from the extension or
     /// the file's magic unless given).
     Convert(convert::Args),
-    /// Detect the format of a file and print its structure.
+    /// Detect the format of a file and print its structure (a toc file also by URL).
     Inspect(inspect::Args),
-    /// Print the value at one path of a toc file as JSON, reading only what that path needs.
+    /// Print the value at one path of a toc file (a path or a URL, `s3://bucket/key`) as JSON,
+    /// reading only what that path needs.
     Get(get::Args),
     /// Encode a JSON dataset in every format and compare bytes and encode/decode times.
     Compare(compare::Args),
@@ -66,6 +75,7 @@ fn main() -> ExitCode {
         Err(err) => return argument_error(&err),
     };
     io::set_max_input_size(cli.max_input_size);
+    remote::set_endpoint(cli.endpoint.clone());
     // A bug must still end with one line on stderr, not a backtrace.
     std::panic::set_hook(Box::new(|info| {
         eprintln!("error: internal error: {}", one_line(&info.to_string()));
