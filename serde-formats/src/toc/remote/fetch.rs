@@ -170,8 +170,10 @@ impl Fetcher {
         let size = result.meta.size;
         let etag = result.meta.e_tag.clone();
         let got = result.range.clone();
+        // A body that breaks off is retried by a cloud store's own client (resuming the
+        // range); retrying it here too would multiply the attempts.
         let body_error = |e: object_store::Error| Failure {
-            transient: transient(&e),
+            transient: !self.store_retries && transient(&e),
             message: format!("reading the response body: {}", describe(&e)),
         };
         let bytes = match &self.options.progress {

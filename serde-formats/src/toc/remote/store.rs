@@ -44,7 +44,8 @@ pub(super) fn locate(url: &str, options: &RemoteOptions) -> Result<Located> {
         install_crypto_provider();
     }
     let retry = retry_config(options);
-    let client = client_options(options, scheme == ObjectStoreScheme::Http);
+    let plain_http = scheme == ObjectStoreScheme::Http || environment_allows_http(&scheme, options);
+    let client = client_options(options, plain_http);
     let store: Arc<dyn ObjectStore> = match scheme {
         ObjectStoreScheme::AmazonS3 => {
             let mut builder = AmazonS3Builder::from_env()
@@ -123,6 +124,27 @@ fn retry_config(options: &RemoteOptions) -> RetryConfig {
         },
         max_retries: options.max_retries,
         retry_timeout: options.retry_budget(),
+    }
+}
+
+/// Whether the environment asks for plain HTTP: `AWS_ALLOW_HTTP` / `AZURE_ALLOW_HTTP` set to
+/// `true` or `1`, or, when the options name no endpoint, an `http://` endpoint in
+/// `AWS_ENDPOINT_URL_S3`, `AWS_ENDPOINT_URL` or `AWS_ENDPOINT`. The builders read these
+/// variables themselves, but the client options set here would otherwise refuse HTTP.
+fn environment_allows_http(scheme: &ObjectStoreScheme, options: &RemoteOptions) -> bool {
+    let var = |name: &str| std::env::var(name).ok();
+    let truthy = |name: &str| var(name).is_some_and(|v| matches!(v.trim(), "true" | "1"));
+    match scheme {
+        ObjectStoreScheme::AmazonS3 => {
+            truthy("AWS_ALLOW_HTTP")
+                || (options.endpoint.is_none()
+                    && ["AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL", "AWS_ENDPOINT"]
+                        .iter()
+                        .find_map(|name| var(name))
+                        .is_some_and(|endpoint| endpoint.starts_with("http://")))
+        }
+        ObjectStoreScheme::MicrosoftAzure => truthy("AZURE_ALLOW_HTTP"),
+        _ => false,
     }
 }
 
