@@ -114,6 +114,17 @@ impl Index {
         }
     }
 
+    /// Empties the index for a new file, keeping the capacity of its buffers.
+    pub(super) fn reset(&mut self, block_size: u64, trivial_size: u64) {
+        self.entries.clear();
+        self.arena.clear();
+        self.nodes.clear();
+        self.keys.clear();
+        self.root = None;
+        self.block_size = block_size;
+        self.trivial_size = trivial_size;
+    }
+
     /// Records a value known by its span (a scalar, or a container not yet decided).
     #[inline]
     pub(super) fn leaf(&mut self, start: u64, end: u64) {
