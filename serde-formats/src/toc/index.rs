@@ -155,6 +155,29 @@ impl Index {
         })
     }
 
+    /// [`Index::push_key`] for a short key encoded in the first `len` bytes of `buf`, copied
+    /// as the whole buffer (see [`Output::put_prefix`](crate::output::Output::put_prefix)).
+    #[inline]
+    pub(super) fn push_short_key<const N: usize>(
+        &mut self,
+        buf: &[u8; N],
+        len: usize,
+    ) -> Result<Key> {
+        let from = self.keys.len();
+        let len = len.min(N);
+        let (Ok(from32), Ok(len32)) = (u32::try_from(from), u32::try_from(len)) else {
+            return Err(keys_too_long());
+        };
+        if len32 >= INDEXED || from32.checked_add(len32).is_none() {
+            return Err(keys_too_long());
+        }
+        crate::output::Output::put_prefix(&mut self.keys, buf, len)?;
+        Ok(Key {
+            from: from32,
+            len: len32,
+        })
+    }
+
     /// Gives the last entry its map key.
     #[inline]
     pub(super) fn set_last_key(&mut self, key: Key) {

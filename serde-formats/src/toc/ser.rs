@@ -248,7 +248,7 @@ impl<O: Output> Writer<O> {
             let mut buf = [0u8; 32];
             buf[0] = head.as_bytes()[0];
             buf[1..=key.len()].copy_from_slice(key.as_bytes());
-            let key_ref = self.index.push_key(&buf[..=key.len()], &[])?;
+            let key_ref = self.index.push_short_key(&buf, key.len() + 1)?;
             self.data.put_prefix(&buf, key.len() + 1)?;
             return Ok(key_ref);
         }
