@@ -142,6 +142,9 @@ pub fn expand(container: &Container) -> TokenStream {
         {
             type Item = #p::StdResult<#row, #p::Error>;
             // With no column, the row is built before the first statement after `pull`.
+            // Inlined into the caller's loop: the row's fields then stay in registers instead
+            // of going through a returned `Option<Result<Row>>` in memory.
+            #[inline]
             #[allow(unreachable_code, unused_mut, unused_variables)]
             fn next(&mut self) -> #p::Option<Self::Item> {
                 if self.__done {

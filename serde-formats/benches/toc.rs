@@ -5,7 +5,8 @@
 //! - B: a list of 1M small records `{id, name, score, flags}`.
 //!
 //! Groups: `toc_write/{A,B}` (our writer building the TOC vs `rmp_serde::to_vec_named`, each
-//! into a fresh `Vec` and, `*-reused`, into one buffer cleared and reused every iteration) and
+//! into a fresh `Vec` and, `*-reused`, into one buffer cleared and reused every iteration;
+//! `toc-writer*` keep one `toc::Writer`, and so the TOC's working memory, across iterations) and
 //! `toc_decode/{A,B}` (our `from_bytes` vs `rmp_serde::from_slice`), `Throughput::Bytes` of the
 //! plain MessagePack size. `toc_open_leaf/{A,B}` opens a file in memory and reads one random leaf
 //! (the fresh-process measurement is `examples/toc_leaf.rs` with `tests/interop/toc_bench_msglc.py`).
@@ -67,6 +68,11 @@ where
     group.bench_function(BenchmarkId::new("rmp-serde", shape), |b| {
         b.iter(|| rmp_serde::to_vec_named(value).unwrap())
     });
+    // A fresh `Vec` for the file, with a `toc::Writer` kept across iterations.
+    let mut writer = toc::Writer::new();
+    group.bench_function(BenchmarkId::new("toc-writer", shape), |b| {
+        b.iter(|| writer.to_bytes(value).unwrap())
+    });
     // The same into one buffer reused across iterations (warm allocation: no growth, no
     // page faults once the first iteration has sized it).
     let mut buffer = Vec::new();
@@ -74,6 +80,16 @@ where
         b.iter(|| {
             buffer.clear();
             toc::to_bytes_into(&mut buffer, value).unwrap();
+            buffer.len()
+        })
+    });
+    // The same with one `toc::Writer` for every iteration: the TOC's working memory is kept
+    // too, as the buffer is.
+    let mut writer = toc::Writer::new();
+    group.bench_function(BenchmarkId::new("toc-writer-reused", shape), |b| {
+        b.iter(|| {
+            buffer.clear();
+            writer.to_bytes_into(&mut buffer, value).unwrap();
             buffer.len()
         })
     });

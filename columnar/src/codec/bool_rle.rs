@@ -277,7 +277,7 @@ impl BoolRleIter<'_> {
 impl Iterator for BoolRleIter<'_> {
     type Item = Result<bool>;
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Option<Result<bool>> {
         // Inside a run (`left` is 0 after an error): one decrement.
         if self.left > 0 {

@@ -584,7 +584,7 @@ impl<'de, T: DeltaOfDeltable> DeltaOfDeltaIter<'de, T> {
 impl<T: DeltaOfDeltable> Iterator for DeltaOfDeltaIter<'_, T> {
     type Item = Result<T>;
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Option<Result<T>> {
         // Inside a run of `0` codes: one addition and one bit; anything unusual (overflow,
         // a value outside `T`) takes the slow path, which reports it.

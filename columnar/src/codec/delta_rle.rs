@@ -371,7 +371,78 @@ impl<'de, T: DeltaRleable> DeltaRleIter<'de, T> {
         )
     }
 
-    /// Everything but an in-range step of a run.
+    /// The next value of the pending run when it is in range; `None` otherwise (no run, or
+    /// overflow, which the slow path reports).
+    #[inline(always)]
+    fn run_step(&mut self) -> Option<T> {
+        if self.run_left > 0 {
+            let current = self.current.checked_add(self.run_delta)?;
+            let value = T::from_i128(current)?;
+            self.run_left -= 1;
+            self.current = current;
+            return Some(value);
+        }
+        None
+    }
+
+    /// Takes a one-byte run header (and, for a repeated run, its delta of at most 9 bytes),
+    /// the common case, when the previous run is used up; anything else, including the end of
+    /// the input and every error, is left unread for [`DeltaRleIter::try_next`].
+    #[inline]
+    fn start_run_fast(&mut self) {
+        if self.failed {
+            return;
+        }
+        // The fast path of `read_run_header`, for values that take a byte each.
+        let Some(byte @ 1..0x80) = self.reader.peek_u8() else {
+            return;
+        };
+        let count = crate::wire::unzigzag_i64(u64::from(byte));
+        let len = count.unsigned_abs() as usize;
+        if count > 0 {
+            if let Some((raw, delta_len)) = self.reader.peek_short_varint(1) {
+                self.run_delta_at = self.reader.offset() + 1;
+                // raw < 2^63: its zigzag decoding as i64 is the same number as i128's.
+                self.run_delta = i128::from(crate::wire::unzigzag_i64(raw));
+                self.run_left = len;
+                self.reader.advance(1 + delta_len);
+            }
+        } else if len < self.reader.remaining() {
+            self.literal_left = len;
+            self.reader.advance(1);
+        }
+    }
+
+    /// Everything but an in-range step of a run: a literal's delta of at most 9 bytes is read
+    /// and added here, and a new run started by [`DeltaRleIter::start_run_fast`]; anything
+    /// unusual (a longer delta, overflow, the end of the input) takes the slow path, which
+    /// reads it again and reports it.
+    #[inline(never)]
+    fn next_uncommon(&mut self) -> Option<Result<T>> {
+        if self.run_left == 0 && self.literal_left == 0 {
+            self.start_run_fast();
+        }
+        if let Some(value) = self.run_step() {
+            return Some(Ok(value));
+        }
+        if self.literal_left > 0 {
+            if let Some((raw, len)) = self.reader.peek_short_varint(0) {
+                // raw < 2^63: its zigzag decoding as i64 is the same number as i128's.
+                let delta = i128::from(crate::wire::unzigzag_i64(raw));
+                if let Some(current) = self.current.checked_add(delta) {
+                    if let Some(value) = T::from_i128(current) {
+                        self.reader.advance(len);
+                        self.literal_left -= 1;
+                        self.current = current;
+                        return Some(Ok(value));
+                    }
+                }
+            }
+        }
+        self.next_slow()
+    }
+
+    /// Reads the next value the general way, reporting any error at its offset.
     fn next_slow(&mut self) -> Option<Result<T>> {
         if self.failed {
             return None;
@@ -389,20 +460,14 @@ impl<'de, T: DeltaRleable> DeltaRleIter<'de, T> {
 impl<T: DeltaRleable> Iterator for DeltaRleIter<'_, T> {
     type Item = Result<T>;
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Option<Result<T>> {
-        // Inside a run: one addition; anything unusual (overflow) takes the slow path, which
-        // reports it.
-        if self.run_left > 0 {
-            if let Some(current) = self.current.checked_add(self.run_delta) {
-                if let Some(value) = T::from_i128(current) {
-                    self.run_left -= 1;
-                    self.current = current;
-                    return Some(Ok(value));
-                }
-            }
+        // Inside a run: one addition, inlined into the caller's loop; anything else is out of
+        // line, so the row iterators that call this for each column stay small.
+        if let Some(value) = self.run_step() {
+            return Some(Ok(value));
         }
-        self.next_slow()
+        self.next_uncommon()
     }
 }
 

@@ -336,6 +336,7 @@ impl<'de, T: Clone + Deserialize<'de>> AnyRleIter<'de, T> {
     }
 
     /// Everything but the middle of a repeated run.
+    #[inline(never)]
     fn next_slow(&mut self) -> Option<Result<T>> {
         if self.failed {
             return None;
@@ -352,7 +353,7 @@ impl<'de, T: Clone + Deserialize<'de>> AnyRleIter<'de, T> {
 impl<'de, T: Clone + Deserialize<'de>> Iterator for AnyRleIter<'de, T> {
     type Item = Result<T>;
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Option<Result<T>> {
         // Most values of a repeated column are copies of the pending run's value, and the
         // last one is the value itself: only a run's start takes the slow path.

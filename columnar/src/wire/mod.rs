@@ -217,6 +217,29 @@ impl<'de> Reader<'de> {
         self.bytes.get(self.pos).copied()
     }
 
+    /// The varint `skip` bytes past the read position when it takes at most 9 bytes (63 bits,
+    /// the common case of DeltaRle deltas), with its length in bytes; `None` when it is longer
+    /// or the input ends inside it. Reads nothing: the caller takes it with
+    /// [`Reader::advance`], or falls back to a full read, which decides and reports errors.
+    #[inline]
+    pub(crate) fn peek_short_varint(&self, skip: usize) -> Option<(u64, usize)> {
+        let rest = self.bytes.get(self.pos.checked_add(skip)?..)?;
+        let mut value = 0u64;
+        for (index, &byte) in rest.iter().take(9).enumerate() {
+            value |= u64::from(byte & 0x7f) << (7 * index);
+            if byte & 0x80 == 0 {
+                return Some((value, index + 1));
+            }
+        }
+        None
+    }
+
+    /// Moves past `len` bytes that a peek (such as [`Reader::peek_short_varint`]) has seen.
+    #[inline]
+    pub(crate) fn advance(&mut self, len: usize) {
+        self.pos = self.bytes.len().min(self.pos + len);
+    }
+
     /// Reads one byte.
     ///
     /// # Errors

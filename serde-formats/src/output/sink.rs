@@ -21,6 +21,20 @@ pub trait Output {
     fn reserve(&mut self, additional: usize) {
         let _ = additional;
     }
+
+    /// Appends the first `len` bytes of `bytes` (all of them when `len` is larger): a short
+    /// item built in a fixed buffer, such as a MessagePack head. A `Vec` copies the whole
+    /// buffer, a copy of known size, and then drops the bytes past `len`.
+    ///
+    /// # Errors
+    /// As [`Output::put`].
+    #[inline]
+    fn put_prefix<const N: usize>(&mut self, bytes: &[u8; N], len: usize) -> Result<()>
+    where
+        Self: Sized,
+    {
+        self.put(&bytes[..len.min(N)])
+    }
 }
 
 impl Output for Vec<u8> {
@@ -33,6 +47,14 @@ impl Output for Vec<u8> {
     #[inline]
     fn reserve(&mut self, additional: usize) {
         Vec::reserve(self, additional);
+    }
+
+    #[inline]
+    fn put_prefix<const N: usize>(&mut self, bytes: &[u8; N], len: usize) -> Result<()> {
+        let end = self.len() + len.min(N);
+        self.extend_from_slice(bytes);
+        self.truncate(end);
+        Ok(())
     }
 }
 

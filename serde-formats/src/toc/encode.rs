@@ -31,6 +31,13 @@ impl Head {
     pub(crate) fn as_bytes(&self) -> &[u8] {
         &self.buf[..usize::from(self.len)]
     }
+
+    /// The whole buffer and how many of its bytes are the head, for
+    /// [`Output::put_prefix`](crate::output::Output::put_prefix).
+    #[inline]
+    pub(crate) fn padded(&self) -> (&[u8; 9], usize) {
+        (&self.buf, usize::from(self.len))
+    }
 }
 
 /// The smallest unsigned integer: positive fixint, `cc`, `cd`, `ce` or `cf`.
@@ -174,7 +181,11 @@ pub(crate) fn put_leaf(out: &mut Vec<u8>, start: u64, end: u64) {
     let (s, e) = (s.as_bytes(), e.as_bytes());
     buf[4..4 + s.len()].copy_from_slice(s);
     buf[4 + s.len()..4 + s.len() + e.len()].copy_from_slice(e);
-    out.extend_from_slice(&buf[..4 + s.len() + e.len()]);
+    // A copy of known size, then the unused tail dropped: cheaper than a copy of variable size
+    // for the million leaves of a long list.
+    let end = out.len() + 4 + s.len() + e.len();
+    out.extend_from_slice(&buf);
+    out.truncate(end);
 }
 
 /// Appends the `[start, end]` pair of a node's `"p"`.

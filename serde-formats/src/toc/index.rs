@@ -114,6 +114,17 @@ impl Index {
         }
     }
 
+    /// Empties the index for a new file, keeping the capacity of its buffers.
+    pub(super) fn reset(&mut self, block_size: u64, trivial_size: u64) {
+        self.entries.clear();
+        self.arena.clear();
+        self.nodes.clear();
+        self.keys.clear();
+        self.root = None;
+        self.block_size = block_size;
+        self.trivial_size = trivial_size;
+    }
+
     /// Records a value known by its span (a scalar, or a container not yet decided).
     #[inline]
     pub(super) fn leaf(&mut self, start: u64, end: u64) {
@@ -138,6 +149,29 @@ impl Index {
         }
         self.keys.extend_from_slice(head);
         self.keys.extend_from_slice(body);
+        Ok(Key {
+            from: from32,
+            len: len32,
+        })
+    }
+
+    /// [`Index::push_key`] for a short key encoded in the first `len` bytes of `buf`, copied
+    /// as the whole buffer (see [`Output::put_prefix`](crate::output::Output::put_prefix)).
+    #[inline]
+    pub(super) fn push_short_key<const N: usize>(
+        &mut self,
+        buf: &[u8; N],
+        len: usize,
+    ) -> Result<Key> {
+        let from = self.keys.len();
+        let len = len.min(N);
+        let (Ok(from32), Ok(len32)) = (u32::try_from(from), u32::try_from(len)) else {
+            return Err(keys_too_long());
+        };
+        if len32 >= INDEXED || from32.checked_add(len32).is_none() {
+            return Err(keys_too_long());
+        }
+        crate::output::Output::put_prefix(&mut self.keys, buf, len)?;
         Ok(Key {
             from: from32,
             len: len32,

@@ -183,13 +183,13 @@ mod stats;
 #[cfg(test)]
 mod tests;
 mod value;
+mod writer;
 
 use std::io::{Seek, Write};
 
 use serde::{de::DeserializeOwned, Serialize};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::output::IoWriter;
 
 pub use append::{append_list, append_map, append_value, AppendStep, Appender};
 pub use codec::Codec;
@@ -201,6 +201,7 @@ pub use reader::Reader;
 pub use source::{IoSource, SliceSource, Source};
 pub use stats::ReadStats;
 pub use value::{Value, EXT_STRUCT_NAME, F32_STRUCT_NAME};
+pub use writer::Writer;
 
 use layout::Header;
 
@@ -358,27 +359,7 @@ pub fn to_bytes_into_with<T: ?Sized + Serialize>(
     value: &T,
     config: &Config,
 ) -> Result<()> {
-    let base = buffer.len();
-    let mut data = std::mem::take(buffer);
-    data.extend_from_slice(&[0u8; DATA_START]);
-    let mut ser = ser::Writer::new(data, config);
-    let result = value.serialize(&mut ser);
-    let (mut file, data_len, index) = ser.into_parts();
-    let result = result.and_then(|()| {
-        let toc_start = file.len();
-        index.finish_into(&mut file)?;
-        let header = Header {
-            toc_start: data_len,
-            toc_len: (file.len() - toc_start) as u64,
-        };
-        file[base..base + DATA_START].copy_from_slice(&header.encode(&config.magic));
-        Ok(())
-    });
-    if result.is_err() {
-        file.truncate(base);
-    }
-    *buffer = file;
-    result
+    Writer::with_config(config.clone()).to_bytes_into(buffer, value)
 }
 
 /// Serializes `value` as a file starting at `writer`'s current position: a placeholder header,
@@ -402,17 +383,11 @@ pub fn to_writer<W: Write + Seek, T: ?Sized + Serialize>(writer: W, value: &T) -
 ///
 /// As [`to_writer`].
 pub fn to_writer_with<W: Write + Seek, T: ?Sized + Serialize>(
-    mut writer: W,
+    writer: W,
     value: &T,
     config: &Config,
 ) -> Result<()> {
-    let base = layout::begin_file(&mut writer)?;
-    let mut ser = ser::Writer::new(IoWriter(writer), config);
-    value.serialize(&mut ser)?;
-    let (IoWriter(mut writer), data_len, index) = ser.into_parts();
-    let mut toc = Vec::new();
-    index.finish_into(&mut toc)?;
-    layout::finish_file(&mut writer, base, data_len, &toc, &config.magic)
+    Writer::with_config(config.clone()).to_writer(writer, value)
 }
 
 /// Writes `value` to the file at `path` the way `cp` and editors write, through

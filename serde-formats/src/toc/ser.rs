@@ -25,12 +25,35 @@ pub(super) struct Data<O> {
     active_spills: usize,
 }
 
+/// What a writer allocates as it goes, handed from one file to the next by
+/// [`super::Writer`]: the index under construction (entry stack, node and key arenas, scratch)
+/// and the spill buffers of containers of unknown length. Kept, their capacity makes the next
+/// file of the same shape allocate nothing.
+pub(super) struct Memory {
+    pub(super) index: Index,
+    spills: Vec<Vec<u8>>,
+}
+
+impl Memory {
+    pub(super) fn new(config: &Config) -> Self {
+        Memory {
+            index: Index::new(config.block_size, config.trivial_size),
+            spills: Vec::new(),
+        }
+    }
+
+    /// Empties everything for a new file written with `config`, keeping the capacity.
+    pub(super) fn reset(&mut self, config: &Config) {
+        self.index.reset(config.block_size, config.trivial_size);
+    }
+}
+
 impl<O: Output> Data<O> {
-    fn new(sink: O) -> Self {
+    fn new(sink: O, spills: Vec<Vec<u8>>) -> Self {
         Data {
             sink,
             pos: 0,
-            spills: Vec::new(),
+            spills,
             active_spills: 0,
         }
     }
@@ -69,6 +92,26 @@ impl<O: Output> Data<O> {
         self.pos += bytes.len() as u64;
         self.put_uncounted(bytes)
     }
+
+    /// Writes the first `len` bytes of `bytes`, a short item built in a fixed buffer (see
+    /// [`Output::put_prefix`]).
+    #[inline]
+    fn put_prefix<const N: usize>(&mut self, bytes: &[u8; N], len: usize) -> Result<()> {
+        let len = len.min(N);
+        self.pos += len as u64;
+        if self.active_spills == 0 {
+            self.sink.put_prefix(bytes, len)
+        } else {
+            self.spills[self.active_spills - 1].put_prefix(bytes, len)
+        }
+    }
+
+    /// Writes an encoded head or scalar.
+    #[inline]
+    fn put_head(&mut self, head: Head) -> Result<()> {
+        let (bytes, len) = head.padded();
+        self.put_prefix(bytes, len)
+    }
 }
 
 /// Where an open container started.
@@ -100,27 +143,33 @@ fn length(len: usize, what: &str) -> Result<u32> {
 }
 
 impl<O: Output> Writer<O> {
-    pub(super) fn new(sink: O, config: &Config) -> Self {
+    /// A writer to `sink` working in `memory`, which must be new or [reset](Memory::reset)
+    /// for `config`.
+    pub(super) fn with_memory(sink: O, config: &Config, memory: Memory) -> Self {
         Writer {
-            data: Data::new(sink),
-            index: Index::new(config.block_size, config.trivial_size),
+            data: Data::new(sink, memory.spills),
+            index: memory.index,
             depth: Depth::new(config.depth_limit),
             open: 0,
             float32: false,
         }
     }
 
-    /// The sink, the data length, and the TOC of what was serialized (see
-    /// [`Index::finish_into`]).
-    pub(super) fn into_parts(self) -> (O, u64, Index) {
-        (self.data.sink, self.data.pos, self.index)
+    /// The sink, the data length, and the memory, whose index holds the TOC of what was
+    /// serialized (see [`Index::finish_into`]).
+    pub(super) fn into_parts(self) -> (O, u64, Memory) {
+        let memory = Memory {
+            index: self.index,
+            spills: self.data.spills,
+        };
+        (self.data.sink, self.data.pos, memory)
     }
 
     /// Writes one scalar of at most 9 bytes and records it as a leaf.
     #[inline]
     fn scalar(&mut self, head: Head) -> Result<()> {
         let start = self.data.pos;
-        self.data.put(head.as_bytes())?;
+        self.data.put_head(head)?;
         self.index.leaf(start, self.data.pos);
         Ok(())
     }
@@ -129,7 +178,7 @@ impl<O: Output> Writer<O> {
     #[inline]
     fn with_body(&mut self, head: Head, body: &[u8]) -> Result<()> {
         let start = self.data.pos;
-        self.data.put(head.as_bytes())?;
+        self.data.put_head(head)?;
         self.data.put(body)?;
         self.index.leaf(start, self.data.pos);
         Ok(())
@@ -146,7 +195,7 @@ impl<O: Output> Writer<O> {
                 } else {
                     encode::array_len(n)
                 };
-                self.data.put(head.as_bytes())?;
+                self.data.put_head(head)?;
             }
             None => self.data.push_spill(),
         }
@@ -199,9 +248,8 @@ impl<O: Output> Writer<O> {
             let mut buf = [0u8; 32];
             buf[0] = head.as_bytes()[0];
             buf[1..=key.len()].copy_from_slice(key.as_bytes());
-            let encoded = &buf[..=key.len()];
-            let key_ref = self.index.push_key(encoded, &[])?;
-            self.data.put(encoded)?;
+            let key_ref = self.index.push_short_key(&buf, key.len() + 1)?;
+            self.data.put_prefix(&buf, key.len() + 1)?;
             return Ok(key_ref);
         }
         let key_ref = self.index.push_key(head.as_bytes(), key.as_bytes())?;

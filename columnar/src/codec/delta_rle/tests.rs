@@ -110,6 +110,41 @@ fn runs_spanning_more_than_half_of_i128_decode() {
     );
 }
 
+/// Literal deltas of 9 bytes take the iterator's short path, of 10 and more its full read
+/// (and a literal cut inside a delta or ending in overflow is reported by the full read): both
+/// agree with [`decode`], value for value and at the error.
+#[test]
+fn literal_deltas_around_nine_bytes_stream_like_bulk() {
+    // 2^62 - 1 and -2^62 zigzag to 2^63 - 2 and 2^63 - 1 (nine bytes), 2^62 to 2^63 (ten).
+    let values: Vec<i128> = vec![
+        0,
+        (1 << 62) - 1,
+        -(1 << 62),
+        1 << 62,
+        -1,
+        i128::from(i64::MAX),
+        i128::MAX / 3,
+        7,
+    ];
+    let bytes = encode(&values).unwrap();
+    assert_eq!(
+        DeltaRleIter::<i128>::new(&bytes)
+            .collect::<Result<Vec<_>>>()
+            .unwrap(),
+        values
+    );
+    for cut in 0..bytes.len() {
+        stream_agrees_with_bulk(DeltaRleIter::<i128>::new(&bytes[..cut]), || {
+            decode(&bytes[..cut])
+        })
+        .unwrap();
+        stream_agrees_with_bulk(DeltaRleIter::<i64>::new(&bytes[..cut]), || {
+            decode(&bytes[..cut])
+        })
+        .unwrap();
+    }
+}
+
 #[test]
 fn rejects_hostile_inputs() {
     let entry_points: [EntryPoint<u8>; 4] = [
