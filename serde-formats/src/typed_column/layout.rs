@@ -26,6 +26,7 @@
 //! (sharing the data array) and splice them in at the end, relocating child offsets.
 
 use super::wire::{Kind, COMPRESSED};
+use super::words::Words;
 use super::DEFAULT_DEPTH_LIMIT;
 use crate::error::{Error, ErrorKind, Result};
 use crate::limits::{too_deep, Nesting};
@@ -92,7 +93,7 @@ pub(super) enum Mode {
 /// The arrays being written.
 #[derive(Debug)]
 pub(super) struct Output {
-    pub(super) types: Vec<u64>,
+    pub(super) types: Words,
     pub(super) data: Vec<u8>,
     pub(super) compress: bool,
     /// The dense column currently ending the type array, if any.
@@ -101,6 +102,8 @@ pub(super) struct Output {
     pub(super) frames: Vec<Frame>,
     /// How deeply Columns may nest (see "Limits and errors" in the module docs).
     pub(super) depth_limit: usize,
+    /// The arrays will be framed (`to_bytes`): room for the data is kept after the type words.
+    pub(super) framed: bool,
 }
 
 #[cold]
@@ -130,25 +133,27 @@ pub(super) fn lost_frame() -> Error {
 impl Output {
     pub(super) fn new(compress: bool) -> Self {
         Output {
-            types: Vec::new(),
+            types: Words::new(),
             data: Vec::new(),
             compress,
             dense_tail: None,
             frames: Vec::new(),
             depth_limit: DEFAULT_DEPTH_LIMIT,
+            framed: false,
         }
     }
 
     /// A scratch output for one element of an unknown-length collection: root slots, the shared
     /// data array, no compression (its descriptions will not end the final array).
-    pub(super) fn scratch(&mut self, types: Vec<u64>) -> Self {
+    pub(super) fn scratch(&mut self, types: &[u64]) -> Self {
         Output {
-            types,
+            types: Words::from_words(types),
             data: std::mem::take(&mut self.data),
             compress: false,
             dense_tail: None,
             frames: Vec::new(),
             depth_limit: self.depth_limit,
+            framed: false,
         }
     }
 
@@ -161,14 +166,31 @@ impl Output {
         Ok(())
     }
 
+    /// Makes room for `more` elements like one that added `types` type bytes and `data` data
+    /// bytes, each capped at [`MAX_HINT_RESERVE`]: a long column then fills its arrays without
+    /// growing them step by step (each step a copy and fresh pages to fault in).
+    pub(super) fn expect(&mut self, more: usize, types: usize, data: usize) {
+        let mut data_room = more.saturating_mul(data).min(MAX_HINT_RESERVE);
+        let mut type_room = more.saturating_mul(types).min(MAX_HINT_RESERVE);
+        if self.framed {
+            // `Words::into_frame` copies the smaller array next to the larger one.
+            if types >= data {
+                type_room += data_room + self.data.len();
+            } else {
+                data_room += type_room + self.types.byte_len();
+            }
+        }
+        self.types.reserve_bytes(type_room);
+        self.data.reserve(data_room + HEAD_SLACK);
+    }
+
     pub(super) fn descs(&self) -> usize {
         self.types.len() / 3
     }
 
     #[inline]
     pub(super) fn set(&mut self, slot: usize, kind: u64, offset: u64, len: u64) {
-        let at = slot * 3;
-        self.types[at..at + 3].copy_from_slice(&[kind, offset, len]);
+        self.types.set3(slot * 3, [kind, offset, len]);
     }
 
     /// Appends `n` empty slots and returns the first.
@@ -185,7 +207,7 @@ impl Output {
                     format_args!("length hint {n} too large"),
                 )
             })?;
-        self.types.resize(words, 0);
+        self.types.resize(words);
         Ok(first)
     }
 
@@ -216,11 +238,10 @@ impl Output {
         self.set(slot, COLUMN, at as u64, len as u64);
         let mut count = len as u64;
         for &dim in &shape.dims {
-            self.types
-                .extend_from_slice(&[COLUMN | COMPRESSED, count, dim as u64]);
+            self.types.extend(&[COLUMN | COMPRESSED, count, dim as u64]);
             count *= dim as u64;
         }
-        self.types.extend_from_slice(&[
+        self.types.extend(&[
             shape.kind.number() | COMPRESSED,
             count,
             shape.atom_size() as u64,
@@ -233,12 +254,12 @@ impl Output {
         let Some(column) = self.dense_tail.take() else {
             return;
         };
-        let base = self.types[column * 3 + 1] as usize;
-        let mut dims = vec![self.types[column * 3 + 2] as usize];
+        let base = self.types.get(column * 3 + 1) as usize;
+        let mut dims = vec![self.types.get(column * 3 + 2) as usize];
         let mut kind = Kind::Boolean;
-        for desc in self.types[(column + 1) * 3..].chunks_exact(3) {
-            match Kind::from_number(desc[0] & !COMPRESSED) {
-                Some(Kind::Column) => dims.push(desc[2] as usize),
+        for desc in ((column + 1) * 3..self.types.len()).step_by(3) {
+            match Kind::from_number(self.types.get(desc) & !COMPRESSED) {
+                Some(Kind::Column) => dims.push(self.types.get(desc + 2) as usize),
                 Some(atom) => kind = atom,
                 None => {}
             }
@@ -269,7 +290,7 @@ impl Output {
             let [kind, offset, len] = relocate(&tree[..3]);
             self.set(first + i, kind, offset, len);
             for desc in tree[3..].chunks_exact(3) {
-                self.types.extend_from_slice(&relocate(desc));
+                self.types.extend(&relocate(desc));
             }
         }
         Ok(())

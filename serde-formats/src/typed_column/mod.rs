@@ -145,6 +145,7 @@ mod ser;
 mod ser_compound;
 mod view;
 mod wire;
+mod words;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -185,26 +186,6 @@ impl TypedColumns {
         write_head(&mut bytes, &self.types);
         bytes.extend_from_slice(&self.data);
         bytes
-    }
-}
-
-impl TypedColumns {
-    /// The framed form, reusing the data array's buffer when it has room for the head in its
-    /// spare capacity (the serializer leaves [`HEAD_SLACK`](layout::HEAD_SLACK) bytes for it):
-    /// the data moves up in place instead of being copied into a fresh allocation.
-    pub(crate) fn into_bytes(self) -> Vec<u8> {
-        let TypedColumns { types, mut data } = self;
-        let head = 8 + types.len() * 8;
-        if data.capacity() - data.len() < head {
-            return TypedColumns { types, data }.to_bytes();
-        }
-        let len = data.len();
-        data.resize(len + head, 0);
-        data.copy_within(..len, head);
-        let mut framed = Vec::with_capacity(head);
-        write_head(&mut framed, &types);
-        data[..head].copy_from_slice(&framed);
-        data
     }
 }
 
@@ -254,7 +235,9 @@ pub fn to_columns<T: ?Sized + Serialize>(value: &T) -> Result<TypedColumns> {
 /// # Ok::<(), serde_formats::Error>(())
 /// ```
 pub fn to_bytes<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
-    Ok(to_columns(value)?.into_bytes())
+    let mut serializer = Serializer::new().framed();
+    value.serialize(&mut serializer)?;
+    serializer.into_bytes()
 }
 
 /// Serializes `value` as one framed buffer into `writer`.
@@ -270,13 +253,10 @@ pub fn to_bytes<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
 /// assert_eq!(out, to_bytes(&["hi", "bye"])?);
 /// # Ok::<(), serde_formats::Error>(())
 /// ```
-pub fn to_writer<W: std::io::Write, T: ?Sized + Serialize>(mut writer: W, value: &T) -> Result<()> {
-    let columns = to_columns(value)?;
-    let mut head = Vec::with_capacity(8 + columns.types.len() * 8);
-    write_head(&mut head, &columns.types);
-    writer.write_all(&head)?;
-    writer.write_all(&columns.data)?;
-    Ok(())
+pub fn to_writer<W: std::io::Write, T: ?Sized + Serialize>(writer: W, value: &T) -> Result<()> {
+    let mut serializer = Serializer::new();
+    value.serialize(&mut serializer)?;
+    serializer.write_frame(writer)
 }
 
 /// Reads a framed buffer to the end of `reader` and deserializes an owned `T` from it.

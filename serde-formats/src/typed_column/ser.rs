@@ -97,6 +97,7 @@ impl<'a> ValueSerializer<'a> {
             frame,
             unknown: len.is_none(),
             depth,
+            written: 0,
         })
     }
 
@@ -412,6 +413,12 @@ impl Serializer {
         self
     }
 
+    /// Keeps room for the data after the type words: the value will be framed.
+    pub(super) fn framed(mut self) -> Self {
+        self.out.framed = true;
+        self
+    }
+
     /// Sets how deeply Columns may nest, as [`Deserializer::with_depth_limit`](super::Deserializer::with_depth_limit)
     /// does for reading (default [`DEFAULT_DEPTH_LIMIT`](super::DEFAULT_DEPTH_LIMIT)): a value nested deeper is refused
     /// with [`ErrorKind::DepthLimitExceeded`] naming the limit.
@@ -426,16 +433,30 @@ impl Serializer {
     /// # Errors
     /// [`ErrorKind::Unsupported`] if no value was serialized, or a column of it was not ended.
     pub fn into_columns(self) -> Result<TypedColumns> {
+        let out = self.complete()?;
+        Ok(TypedColumns {
+            types: out.types.to_vec(),
+            data: out.data,
+        })
+    }
+
+    /// The output of a complete value.
+    fn complete(self) -> Result<Output> {
         if self.out.types.is_empty() || !self.out.frames.is_empty() {
             return Err(Error::with_message(
                 ErrorKind::Unsupported,
                 "no complete value was serialized",
             ));
         }
-        Ok(TypedColumns {
-            types: self.out.types,
-            data: self.out.data,
-        })
+        Ok(self.out)
+    }
+
+    /// Writes the framed bytes of the value serialized to `writer`: the head, then the data.
+    pub(super) fn write_frame<W: std::io::Write>(self, mut writer: W) -> Result<()> {
+        let mut out = self.complete()?;
+        writer.write_all(out.types.head())?;
+        writer.write_all(&out.data)?;
+        Ok(())
     }
 
     /// The framed bytes of the value serialized: see [`TypedColumns::to_bytes`].
@@ -443,7 +464,8 @@ impl Serializer {
     /// # Errors
     /// [`ErrorKind::Unsupported`] if no value was serialized.
     pub fn into_bytes(self) -> Result<Vec<u8>> {
-        Ok(self.into_columns()?.into_bytes())
+        let out = self.complete()?;
+        Ok(out.types.into_frame(out.data))
     }
 
     pub(super) fn root(&mut self) -> Result<ValueSerializer<'_>> {
@@ -453,7 +475,7 @@ impl Serializer {
                 "a Serializer holds one value",
             ));
         }
-        self.out.types.extend_from_slice(&[0; 3]);
+        self.out.types.extend(&[0; 3]);
         Ok(ValueSerializer {
             out: &mut self.out,
             target: Target::Slot(0),
