@@ -74,6 +74,9 @@ pub(super) struct Frame {
     /// The length hint: how many children to expect.
     pub(super) len: usize,
     pub(super) mode: Mode,
+    /// A child column of this one stopped being uniform: the next ones reserve their slots
+    /// when they open (see [`Output::open`]).
+    pub(super) eager: bool,
 }
 
 #[derive(Debug)]
@@ -104,6 +107,9 @@ pub(super) struct Output {
     pub(super) depth_limit: usize,
     /// The arrays will be framed (`to_bytes`): room for the data is kept after the type words.
     pub(super) framed: bool,
+    /// Columns after a non-uniform sibling reserve their children when they open (on by
+    /// default; switchable so that tests can check both ways write the same bytes).
+    pub(super) eager_opening: bool,
 }
 
 #[cold]
@@ -140,6 +146,7 @@ impl Output {
             frames: Vec::new(),
             depth_limit: DEFAULT_DEPTH_LIMIT,
             framed: false,
+            eager_opening: true,
         }
     }
 
@@ -154,6 +161,7 @@ impl Output {
             frames: Vec::new(),
             depth_limit: self.depth_limit,
             framed: false,
+            eager_opening: self.eager_opening,
         }
     }
 
@@ -269,6 +277,20 @@ impl Output {
         let _ = self.write_uniform(column, kind, &dims, base);
     }
 
+    /// Writes a fixed-size atom's data and its description at `slot`.
+    #[inline(always)]
+    pub(super) fn put_atom<const N: usize>(
+        &mut self,
+        slot: usize,
+        kind: Kind,
+        bytes: [u8; N],
+    ) -> Result<()> {
+        let at = self.data.len() as u64;
+        self.data.extend_from_slice(&bytes);
+        self.set(slot, kind.number(), at, N as u64);
+        Ok(())
+    }
+
     pub(super) fn push_str(&mut self, slot: usize, s: &str) {
         let at = self.data.len() as u64;
         self.data.extend_from_slice(s.as_bytes());
@@ -314,20 +336,47 @@ impl Output {
         } else {
             Some(self.place(target)?)
         };
-        let mode = match len {
-            Some(_) => Mode::Uniform {
+        let mode = match (len, slot) {
+            (Some(len), Some(slot)) if len > 1 && self.opens_eagerly(target, slot) => {
+                let first = self.reserve(len)?;
+                self.set(slot, COLUMN, first as u64, len as u64);
+                Mode::Slots {
+                    next: first,
+                    end: first + len,
+                }
+            }
+            (Some(_), _) => Mode::Uniform {
                 shape: None,
                 data_start: self.data.len(),
                 count: 0,
             },
-            None => Mode::Unknown { trees: Vec::new() },
+            (None, _) => Mode::Unknown { trees: Vec::new() },
         };
         self.frames.push(Frame {
             slot,
             len: len.unwrap_or(0),
             mode,
+            eager: false,
         });
         Ok(self.frames.len() - 1)
+    }
+
+    /// Whether a column of two or more elements opening at `slot` as an element of `target`
+    /// reserves its children now instead of first trying to stay uniform: when a sibling
+    /// before it was not uniform. The bytes are the same either way: a uniform column reserves
+    /// its children at the end of the type array when it closes or breaks, and nothing was
+    /// reserved since it opened. The exceptions are dense columns: a uniform column ending the
+    /// array is written dense, so a column whose slot is the last description keeps trying;
+    /// and the only child of a uniform column never is (it has no slot of its own while it is
+    /// open), so a column of one element keeps trying too, or its child could end the array.
+    #[inline]
+    fn opens_eagerly(&self, target: Target, slot: usize) -> bool {
+        let Target::Element(parent) = target else {
+            return false;
+        };
+        self.eager_opening
+            && self.frames[parent].eager
+            && (!self.compress || slot + 1 != self.descs())
     }
 
     /// The slot a value takes at `target`, making its column reserve slots if needed.
@@ -403,6 +452,9 @@ impl Output {
                 end: first + len,
             };
         }
+        if let Some(parent) = index.checked_sub(1) {
+            self.frames[parent].eager = true;
+        }
         Ok(())
     }
 
@@ -414,7 +466,9 @@ impl Output {
         let Some(frame) = self.frames.pop() else {
             return Err(lost_frame());
         };
-        let Frame { slot, len, mode } = frame;
+        let Frame {
+            slot, len, mode, ..
+        } = frame;
         match mode {
             Mode::Uniform {
                 shape,

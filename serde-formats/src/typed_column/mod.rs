@@ -305,6 +305,8 @@ pub fn from_bytes<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
 }
 
 #[cfg(test)]
+mod layout_tests;
+#[cfg(test)]
 mod limit_tests;
 #[cfg(test)]
 mod tests;

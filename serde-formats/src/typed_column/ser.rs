@@ -24,31 +24,37 @@ pub struct ValueSerializer<'a> {
 }
 
 impl<'a> ValueSerializer<'a> {
-    /// Writes a fixed-size atom: only its data while its column is a uniform run of this kind.
+    /// Writes a fixed-size atom: only its data while its column is a uniform run of this kind,
+    /// or its data and description in the next reserved slot.
     #[inline(always)]
     pub(super) fn atom<const N: usize>(self, kind: Kind, bytes: [u8; N]) -> Result<()> {
         if let Target::Element(index) = self.target {
             if let Some(frame) = self.out.frames.get_mut(index) {
-                if let Mode::Uniform {
-                    shape: Some(shape),
-                    count,
-                    ..
-                } = &mut frame.mode
-                {
-                    if shape.kind == kind && shape.dims.is_empty() && *count < frame.len {
+                match &mut frame.mode {
+                    Mode::Uniform {
+                        shape: Some(shape),
+                        count,
+                        ..
+                    } if shape.kind == kind && shape.dims.is_empty() && *count < frame.len => {
                         *count += 1;
                         self.out.data.extend_from_slice(&bytes);
                         return Ok(());
                     }
+                    Mode::Slots { next, end } if *next < *end => {
+                        let slot = *next;
+                        *next += 1;
+                        return self.out.put_atom(slot, kind, bytes);
+                    }
+                    _ => {}
                 }
             }
         }
-        self.atom_slow(kind, &bytes)
+        self.atom_slow(kind, bytes)
     }
 
     /// The first atom of a column, or an atom that does not continue a uniform run.
     #[inline(never)]
-    pub(super) fn atom_slow(self, kind: Kind, bytes: &[u8]) -> Result<()> {
+    pub(super) fn atom_slow<const N: usize>(self, kind: Kind, bytes: [u8; N]) -> Result<()> {
         let ValueSerializer { out, target, .. } = self;
         if let Target::Element(index) = target {
             let frame = &mut out.frames[index];
@@ -63,16 +69,13 @@ impl<'a> ValueSerializer<'a> {
                     *count += 1;
                     let rest = (frame.len - 1).saturating_mul(bytes.len());
                     out.data.reserve(rest.min(MAX_HINT_RESERVE) + HEAD_SLACK);
-                    out.data.extend_from_slice(bytes);
+                    out.data.extend_from_slice(&bytes);
                     return Ok(());
                 }
             }
         }
         let slot = out.place(target)?;
-        let at = out.data.len() as u64;
-        out.data.extend_from_slice(bytes);
-        out.set(slot, kind.number(), at, bytes.len() as u64);
-        Ok(())
+        out.put_atom(slot, kind, bytes)
     }
 
     /// The slot this value takes, reserving its column's children if needed.
