@@ -136,6 +136,22 @@
 //! | bytes | Column of Fractions | String |
 //! | enum variant | its name, a String | its index, an integer Fraction |
 //! | data array | bytes in serde order, each used once | unused or shared bytes before the last used byte |
+//!
+//! # Speed
+//!
+//! `cargo bench -p serde-formats --bench typed_column structs_100k` (100k structs of a `u32`,
+//! two `f64`, a `String` and a `bool`; criterion medians on a loaded 2-core machine, speed
+//! relative to serde_json in the same run, ±20% run to run): [`to_bytes`] 1.2–2.2×
+//! `serde_json::to_vec`, [`from_bytes`] 1.5–2.2× `serde_json::from_slice`. The output is 2.7×
+//! JSON's size: 15 type words (120 bytes) per struct against about 45 data bytes.
+//!
+//! Where the write time went (perf, before): 60% in the kernel faulting in and trimming fresh
+//! pages, because the type array grew by doubling and framing copied both arrays into a third
+//! 19 MB buffer; then the per-struct bookkeeping of trying each struct as a uniform run and
+//! breaking it at its second field. Now the type words are built little-endian after room for
+//! the frame count, a long column sizes both arrays from its second element, framing appends
+//! the smaller array to the larger, and a column after a non-uniform sibling reserves its slots
+//! when it opens. What remains is per field: a serde call, a slot and a 24-byte description.
 
 mod claims;
 mod de;
