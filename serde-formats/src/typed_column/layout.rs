@@ -26,6 +26,7 @@
 //! (sharing the data array) and splice them in at the end, relocating child offsets.
 
 use super::wire::{Kind, COMPRESSED};
+use super::words::Words;
 use super::DEFAULT_DEPTH_LIMIT;
 use crate::error::{Error, ErrorKind, Result};
 use crate::limits::{too_deep, Nesting};
@@ -73,6 +74,9 @@ pub(super) struct Frame {
     /// The length hint: how many children to expect.
     pub(super) len: usize,
     pub(super) mode: Mode,
+    /// A child column of this one stopped being uniform: the next ones reserve their slots
+    /// when they open (see [`Output::open`]).
+    pub(super) eager: bool,
 }
 
 #[derive(Debug)]
@@ -92,7 +96,7 @@ pub(super) enum Mode {
 /// The arrays being written.
 #[derive(Debug)]
 pub(super) struct Output {
-    pub(super) types: Vec<u64>,
+    pub(super) types: Words,
     pub(super) data: Vec<u8>,
     pub(super) compress: bool,
     /// The dense column currently ending the type array, if any.
@@ -101,6 +105,11 @@ pub(super) struct Output {
     pub(super) frames: Vec<Frame>,
     /// How deeply Columns may nest (see "Limits and errors" in the module docs).
     pub(super) depth_limit: usize,
+    /// The arrays will be framed (`to_bytes`): room for the data is kept after the type words.
+    pub(super) framed: bool,
+    /// Columns after a non-uniform sibling reserve their children when they open (on by
+    /// default; switchable so that tests can check both ways write the same bytes).
+    pub(super) eager_opening: bool,
 }
 
 #[cold]
@@ -130,25 +139,29 @@ pub(super) fn lost_frame() -> Error {
 impl Output {
     pub(super) fn new(compress: bool) -> Self {
         Output {
-            types: Vec::new(),
+            types: Words::new(),
             data: Vec::new(),
             compress,
             dense_tail: None,
             frames: Vec::new(),
             depth_limit: DEFAULT_DEPTH_LIMIT,
+            framed: false,
+            eager_opening: true,
         }
     }
 
     /// A scratch output for one element of an unknown-length collection: root slots, the shared
     /// data array, no compression (its descriptions will not end the final array).
-    pub(super) fn scratch(&mut self, types: Vec<u64>) -> Self {
+    pub(super) fn scratch(&mut self, types: &[u64]) -> Self {
         Output {
-            types,
+            types: Words::from_words(types),
             data: std::mem::take(&mut self.data),
             compress: false,
             dense_tail: None,
             frames: Vec::new(),
             depth_limit: self.depth_limit,
+            framed: false,
+            eager_opening: self.eager_opening,
         }
     }
 
@@ -161,14 +174,31 @@ impl Output {
         Ok(())
     }
 
+    /// Makes room for `more` elements like one that added `types` type bytes and `data` data
+    /// bytes, each capped at [`MAX_HINT_RESERVE`]: a long column then fills its arrays without
+    /// growing them step by step (each step a copy and fresh pages to fault in).
+    pub(super) fn expect(&mut self, more: usize, types: usize, data: usize) {
+        let mut data_room = more.saturating_mul(data).min(MAX_HINT_RESERVE);
+        let mut type_room = more.saturating_mul(types).min(MAX_HINT_RESERVE);
+        if self.framed {
+            // `Words::into_frame` copies the smaller array next to the larger one.
+            if types >= data {
+                type_room += data_room + self.data.len();
+            } else {
+                data_room += type_room + self.types.byte_len();
+            }
+        }
+        self.types.reserve_bytes(type_room);
+        self.data.reserve(data_room + HEAD_SLACK);
+    }
+
     pub(super) fn descs(&self) -> usize {
         self.types.len() / 3
     }
 
     #[inline]
     pub(super) fn set(&mut self, slot: usize, kind: u64, offset: u64, len: u64) {
-        let at = slot * 3;
-        self.types[at..at + 3].copy_from_slice(&[kind, offset, len]);
+        self.types.set3(slot * 3, [kind, offset, len]);
     }
 
     /// Appends `n` empty slots and returns the first.
@@ -185,7 +215,7 @@ impl Output {
                     format_args!("length hint {n} too large"),
                 )
             })?;
-        self.types.resize(words, 0);
+        self.types.resize(words);
         Ok(first)
     }
 
@@ -216,11 +246,10 @@ impl Output {
         self.set(slot, COLUMN, at as u64, len as u64);
         let mut count = len as u64;
         for &dim in &shape.dims {
-            self.types
-                .extend_from_slice(&[COLUMN | COMPRESSED, count, dim as u64]);
+            self.types.extend(&[COLUMN | COMPRESSED, count, dim as u64]);
             count *= dim as u64;
         }
-        self.types.extend_from_slice(&[
+        self.types.extend(&[
             shape.kind.number() | COMPRESSED,
             count,
             shape.atom_size() as u64,
@@ -233,12 +262,12 @@ impl Output {
         let Some(column) = self.dense_tail.take() else {
             return;
         };
-        let base = self.types[column * 3 + 1] as usize;
-        let mut dims = vec![self.types[column * 3 + 2] as usize];
+        let base = self.types.get(column * 3 + 1) as usize;
+        let mut dims = vec![self.types.get(column * 3 + 2) as usize];
         let mut kind = Kind::Boolean;
-        for desc in self.types[(column + 1) * 3..].chunks_exact(3) {
-            match Kind::from_number(desc[0] & !COMPRESSED) {
-                Some(Kind::Column) => dims.push(desc[2] as usize),
+        for desc in ((column + 1) * 3..self.types.len()).step_by(3) {
+            match Kind::from_number(self.types.get(desc) & !COMPRESSED) {
+                Some(Kind::Column) => dims.push(self.types.get(desc + 2) as usize),
                 Some(atom) => kind = atom,
                 None => {}
             }
@@ -246,6 +275,20 @@ impl Output {
         self.types.truncate((column + 1) * 3);
         // Cannot fail: these descriptions were reserved once already.
         let _ = self.write_uniform(column, kind, &dims, base);
+    }
+
+    /// Writes a fixed-size atom's data and its description at `slot`.
+    #[inline(always)]
+    pub(super) fn put_atom<const N: usize>(
+        &mut self,
+        slot: usize,
+        kind: Kind,
+        bytes: [u8; N],
+    ) -> Result<()> {
+        let at = self.data.len() as u64;
+        self.data.extend_from_slice(&bytes);
+        self.set(slot, kind.number(), at, N as u64);
+        Ok(())
     }
 
     pub(super) fn push_str(&mut self, slot: usize, s: &str) {
@@ -269,7 +312,7 @@ impl Output {
             let [kind, offset, len] = relocate(&tree[..3]);
             self.set(first + i, kind, offset, len);
             for desc in tree[3..].chunks_exact(3) {
-                self.types.extend_from_slice(&relocate(desc));
+                self.types.extend(&relocate(desc));
             }
         }
         Ok(())
@@ -293,20 +336,47 @@ impl Output {
         } else {
             Some(self.place(target)?)
         };
-        let mode = match len {
-            Some(_) => Mode::Uniform {
+        let mode = match (len, slot) {
+            (Some(len), Some(slot)) if len > 1 && self.opens_eagerly(target, slot) => {
+                let first = self.reserve(len)?;
+                self.set(slot, COLUMN, first as u64, len as u64);
+                Mode::Slots {
+                    next: first,
+                    end: first + len,
+                }
+            }
+            (Some(_), _) => Mode::Uniform {
                 shape: None,
                 data_start: self.data.len(),
                 count: 0,
             },
-            None => Mode::Unknown { trees: Vec::new() },
+            (None, _) => Mode::Unknown { trees: Vec::new() },
         };
         self.frames.push(Frame {
             slot,
             len: len.unwrap_or(0),
             mode,
+            eager: false,
         });
         Ok(self.frames.len() - 1)
+    }
+
+    /// Whether a column of two or more elements opening at `slot` as an element of `target`
+    /// reserves its children now instead of first trying to stay uniform: when a sibling
+    /// before it was not uniform. The bytes are the same either way: a uniform column reserves
+    /// its children at the end of the type array when it closes or breaks, and nothing was
+    /// reserved since it opened. The exceptions are dense columns: a uniform column ending the
+    /// array is written dense, so a column whose slot is the last description keeps trying;
+    /// and the only child of a uniform column never is (it has no slot of its own while it is
+    /// open), so a column of one element keeps trying too, or its child could end the array.
+    #[inline]
+    fn opens_eagerly(&self, target: Target, slot: usize) -> bool {
+        let Target::Element(parent) = target else {
+            return false;
+        };
+        self.eager_opening
+            && self.frames[parent].eager
+            && (!self.compress || slot + 1 != self.descs())
     }
 
     /// The slot a value takes at `target`, making its column reserve slots if needed.
@@ -382,6 +452,9 @@ impl Output {
                 end: first + len,
             };
         }
+        if let Some(parent) = index.checked_sub(1) {
+            self.frames[parent].eager = true;
+        }
         Ok(())
     }
 
@@ -393,7 +466,9 @@ impl Output {
         let Some(frame) = self.frames.pop() else {
             return Err(lost_frame());
         };
-        let Frame { slot, len, mode } = frame;
+        let Frame {
+            slot, len, mode, ..
+        } = frame;
         match mode {
             Mode::Uniform {
                 shape,

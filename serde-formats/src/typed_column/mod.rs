@@ -136,6 +136,22 @@
 //! | bytes | Column of Fractions | String |
 //! | enum variant | its name, a String | its index, an integer Fraction |
 //! | data array | bytes in serde order, each used once | unused or shared bytes before the last used byte |
+//!
+//! # Speed
+//!
+//! `cargo bench -p serde-formats --bench typed_column structs_100k` (100k structs of a `u32`,
+//! two `f64`, a `String` and a `bool`; criterion medians on a loaded 2-core machine, speed
+//! relative to serde_json in the same run, ±20% run to run): [`to_bytes`] 1.2–2.2×
+//! `serde_json::to_vec`, [`from_bytes`] 1.5–2.2× `serde_json::from_slice`. The output is 2.7×
+//! JSON's size: 15 type words (120 bytes) per struct against about 45 data bytes.
+//!
+//! Where the write time went (perf, before): 60% in the kernel faulting in and trimming fresh
+//! pages, because the type array grew by doubling and framing copied both arrays into a third
+//! 19 MB buffer; then the per-struct bookkeeping of trying each struct as a uniform run and
+//! breaking it at its second field. Now the type words are built little-endian after room for
+//! the frame count, a long column sizes both arrays from its second element, framing appends
+//! the smaller array to the larger, and a column after a non-uniform sibling reserves its slots
+//! when it opens. What remains is per field: a serde call, a slot and a 24-byte description.
 
 mod claims;
 mod de;
@@ -145,6 +161,7 @@ mod ser;
 mod ser_compound;
 mod view;
 mod wire;
+mod words;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -185,26 +202,6 @@ impl TypedColumns {
         write_head(&mut bytes, &self.types);
         bytes.extend_from_slice(&self.data);
         bytes
-    }
-}
-
-impl TypedColumns {
-    /// The framed form, reusing the data array's buffer when it has room for the head in its
-    /// spare capacity (the serializer leaves [`HEAD_SLACK`](layout::HEAD_SLACK) bytes for it):
-    /// the data moves up in place instead of being copied into a fresh allocation.
-    pub(crate) fn into_bytes(self) -> Vec<u8> {
-        let TypedColumns { types, mut data } = self;
-        let head = 8 + types.len() * 8;
-        if data.capacity() - data.len() < head {
-            return TypedColumns { types, data }.to_bytes();
-        }
-        let len = data.len();
-        data.resize(len + head, 0);
-        data.copy_within(..len, head);
-        let mut framed = Vec::with_capacity(head);
-        write_head(&mut framed, &types);
-        data[..head].copy_from_slice(&framed);
-        data
     }
 }
 
@@ -254,7 +251,9 @@ pub fn to_columns<T: ?Sized + Serialize>(value: &T) -> Result<TypedColumns> {
 /// # Ok::<(), serde_formats::Error>(())
 /// ```
 pub fn to_bytes<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
-    Ok(to_columns(value)?.into_bytes())
+    let mut serializer = Serializer::new().framed();
+    value.serialize(&mut serializer)?;
+    serializer.into_bytes()
 }
 
 /// Serializes `value` as one framed buffer into `writer`.
@@ -270,13 +269,10 @@ pub fn to_bytes<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
 /// assert_eq!(out, to_bytes(&["hi", "bye"])?);
 /// # Ok::<(), serde_formats::Error>(())
 /// ```
-pub fn to_writer<W: std::io::Write, T: ?Sized + Serialize>(mut writer: W, value: &T) -> Result<()> {
-    let columns = to_columns(value)?;
-    let mut head = Vec::with_capacity(8 + columns.types.len() * 8);
-    write_head(&mut head, &columns.types);
-    writer.write_all(&head)?;
-    writer.write_all(&columns.data)?;
-    Ok(())
+pub fn to_writer<W: std::io::Write, T: ?Sized + Serialize>(writer: W, value: &T) -> Result<()> {
+    let mut serializer = Serializer::new();
+    value.serialize(&mut serializer)?;
+    serializer.write_frame(writer)
 }
 
 /// Reads a framed buffer to the end of `reader` and deserializes an owned `T` from it.
@@ -324,6 +320,8 @@ pub fn from_bytes<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
     Ok(value)
 }
 
+#[cfg(test)]
+mod layout_tests;
 #[cfg(test)]
 mod limit_tests;
 #[cfg(test)]

@@ -24,31 +24,37 @@ pub struct ValueSerializer<'a> {
 }
 
 impl<'a> ValueSerializer<'a> {
-    /// Writes a fixed-size atom: only its data while its column is a uniform run of this kind.
+    /// Writes a fixed-size atom: only its data while its column is a uniform run of this kind,
+    /// or its data and description in the next reserved slot.
     #[inline(always)]
     pub(super) fn atom<const N: usize>(self, kind: Kind, bytes: [u8; N]) -> Result<()> {
         if let Target::Element(index) = self.target {
             if let Some(frame) = self.out.frames.get_mut(index) {
-                if let Mode::Uniform {
-                    shape: Some(shape),
-                    count,
-                    ..
-                } = &mut frame.mode
-                {
-                    if shape.kind == kind && shape.dims.is_empty() && *count < frame.len {
+                match &mut frame.mode {
+                    Mode::Uniform {
+                        shape: Some(shape),
+                        count,
+                        ..
+                    } if shape.kind == kind && shape.dims.is_empty() && *count < frame.len => {
                         *count += 1;
                         self.out.data.extend_from_slice(&bytes);
                         return Ok(());
                     }
+                    Mode::Slots { next, end } if *next < *end => {
+                        let slot = *next;
+                        *next += 1;
+                        return self.out.put_atom(slot, kind, bytes);
+                    }
+                    _ => {}
                 }
             }
         }
-        self.atom_slow(kind, &bytes)
+        self.atom_slow(kind, bytes)
     }
 
     /// The first atom of a column, or an atom that does not continue a uniform run.
     #[inline(never)]
-    pub(super) fn atom_slow(self, kind: Kind, bytes: &[u8]) -> Result<()> {
+    pub(super) fn atom_slow<const N: usize>(self, kind: Kind, bytes: [u8; N]) -> Result<()> {
         let ValueSerializer { out, target, .. } = self;
         if let Target::Element(index) = target {
             let frame = &mut out.frames[index];
@@ -63,16 +69,13 @@ impl<'a> ValueSerializer<'a> {
                     *count += 1;
                     let rest = (frame.len - 1).saturating_mul(bytes.len());
                     out.data.reserve(rest.min(MAX_HINT_RESERVE) + HEAD_SLACK);
-                    out.data.extend_from_slice(bytes);
+                    out.data.extend_from_slice(&bytes);
                     return Ok(());
                 }
             }
         }
         let slot = out.place(target)?;
-        let at = out.data.len() as u64;
-        out.data.extend_from_slice(bytes);
-        out.set(slot, kind.number(), at, bytes.len() as u64);
-        Ok(())
+        out.put_atom(slot, kind, bytes)
     }
 
     /// The slot this value takes, reserving its column's children if needed.
@@ -97,6 +100,7 @@ impl<'a> ValueSerializer<'a> {
             frame,
             unknown: len.is_none(),
             depth,
+            written: 0,
         })
     }
 
@@ -412,6 +416,12 @@ impl Serializer {
         self
     }
 
+    /// Keeps room for the data after the type words: the value will be framed.
+    pub(super) fn framed(mut self) -> Self {
+        self.out.framed = true;
+        self
+    }
+
     /// Sets how deeply Columns may nest, as [`Deserializer::with_depth_limit`](super::Deserializer::with_depth_limit)
     /// does for reading (default [`DEFAULT_DEPTH_LIMIT`](super::DEFAULT_DEPTH_LIMIT)): a value nested deeper is refused
     /// with [`ErrorKind::DepthLimitExceeded`] naming the limit.
@@ -426,16 +436,30 @@ impl Serializer {
     /// # Errors
     /// [`ErrorKind::Unsupported`] if no value was serialized, or a column of it was not ended.
     pub fn into_columns(self) -> Result<TypedColumns> {
+        let out = self.complete()?;
+        Ok(TypedColumns {
+            types: out.types.to_vec(),
+            data: out.data,
+        })
+    }
+
+    /// The output of a complete value.
+    fn complete(self) -> Result<Output> {
         if self.out.types.is_empty() || !self.out.frames.is_empty() {
             return Err(Error::with_message(
                 ErrorKind::Unsupported,
                 "no complete value was serialized",
             ));
         }
-        Ok(TypedColumns {
-            types: self.out.types,
-            data: self.out.data,
-        })
+        Ok(self.out)
+    }
+
+    /// Writes the framed bytes of the value serialized to `writer`: the head, then the data.
+    pub(super) fn write_frame<W: std::io::Write>(self, mut writer: W) -> Result<()> {
+        let mut out = self.complete()?;
+        writer.write_all(out.types.head())?;
+        writer.write_all(&out.data)?;
+        Ok(())
     }
 
     /// The framed bytes of the value serialized: see [`TypedColumns::to_bytes`].
@@ -443,7 +467,8 @@ impl Serializer {
     /// # Errors
     /// [`ErrorKind::Unsupported`] if no value was serialized.
     pub fn into_bytes(self) -> Result<Vec<u8>> {
-        Ok(self.into_columns()?.into_bytes())
+        let out = self.complete()?;
+        Ok(out.types.into_frame(out.data))
     }
 
     pub(super) fn root(&mut self) -> Result<ValueSerializer<'_>> {
@@ -453,7 +478,7 @@ impl Serializer {
                 "a Serializer holds one value",
             ));
         }
-        self.out.types.extend_from_slice(&[0; 3]);
+        self.out.types.extend(&[0; 3]);
         Ok(ValueSerializer {
             out: &mut self.out,
             target: Target::Slot(0),

@@ -16,13 +16,18 @@ pub struct SeqSerializer<'a> {
     pub(super) unknown: bool,
     /// How many Columns enclose the elements, this one included.
     pub(super) depth: usize,
+    /// Elements written so far.
+    pub(super) written: usize,
 }
+
+/// Columns at least this long make room for all their elements after their second one.
+const EXPECT_FROM: usize = 64;
 
 impl SeqSerializer<'_> {
     #[inline]
     pub(super) fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         if self.unknown {
-            let mut scratch = self.out.scratch(vec![0; 3]);
+            let mut scratch = self.out.scratch(&[0; 3]);
             let result = value.serialize(ValueSerializer {
                 out: &mut scratch,
                 target: Target::Slot(0),
@@ -31,10 +36,28 @@ impl SeqSerializer<'_> {
             self.out.data = std::mem::take(&mut scratch.data);
             result?;
             if let Mode::Unknown { trees } = &mut self.out.frames[self.frame].mode {
-                trees.push(scratch.types);
+                trees.push(scratch.types.to_vec());
             }
             return Ok(());
         }
+        self.written += 1;
+        if self.written == 2 {
+            // The second element (the first may have reserved this column's slots) sizes the rest.
+            let len = self.out.frames[self.frame].len;
+            if len >= EXPECT_FROM {
+                let before = (self.out.types.byte_len(), self.out.data.len());
+                self.serialize_element(value)?;
+                let types = self.out.types.byte_len().saturating_sub(before.0);
+                let data = self.out.data.len().saturating_sub(before.1);
+                self.out.expect(len - 2, types, data);
+                return Ok(());
+            }
+        }
+        self.serialize_element(value)
+    }
+
+    #[inline]
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         value.serialize(ValueSerializer {
             out: &mut *self.out,
             target: Target::Element(self.frame),
@@ -105,14 +128,14 @@ impl MapSerializer<'_> {
         slot: usize,
         value: &(impl Serialize + ?Sized),
     ) -> Result<Vec<u64>> {
-        let mut scratch = self.out.scratch(types);
+        let mut scratch = self.out.scratch(&types);
         let result = value.serialize(ValueSerializer {
             out: &mut scratch,
             target: Target::Slot(slot),
             depth: self.depth,
         });
         self.out.data = std::mem::take(&mut scratch.data);
-        result.map(|()| scratch.types)
+        result.map(|()| scratch.types.to_vec())
     }
 }
 

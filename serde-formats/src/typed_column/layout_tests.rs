@@ -1,0 +1,91 @@
+//! The serializer's shortcuts write the same bytes as its plain path: columns opening eagerly
+//! after a non-uniform sibling, and the framing of `to_bytes`, checked on random values with
+//! and without compression.
+
+use proptest::prelude::*;
+use serde::Serialize;
+use serde_json::Value;
+
+use super::{to_bytes, to_writer, Serializer, TypedColumns};
+
+fn columns<T: Serialize>(value: &T, compress: bool, eager: bool) -> TypedColumns {
+    let mut serializer = Serializer::new().with_compression(compress);
+    serializer.out.eager_opening = eager;
+    value.serialize(&mut serializer).unwrap();
+    serializer.into_columns().unwrap()
+}
+
+/// Values mixing uniform runs (numbers, bools, equal-length arrays) with strings, objects and
+/// ragged arrays, at several depths, so columns break uniformity at every position.
+fn value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        any::<bool>().prop_map(Value::from),
+        (-3i64..3).prop_map(Value::from),
+        (-3i32..3).prop_map(|n| Value::from(f64::from(n) / 2.0)),
+        "[a-c]{0,2}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(5, 64, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            // Several arrays of one length: uniform siblings that may stay uniform.
+            (0usize..3, prop::collection::vec(inner.clone(), 1..4)).prop_map(|(n, items)| {
+                Value::Array(
+                    items
+                        .into_iter()
+                        .map(|item| Value::Array(vec![item; n]))
+                        .collect(),
+                )
+            }),
+            prop::collection::btree_map("[a-b]", inner, 0..3)
+                .prop_map(|map| Value::Object(map.into_iter().collect())),
+        ]
+    })
+}
+
+#[derive(Serialize, Clone, Debug)]
+struct Row {
+    id: u32,
+    points: Vec<f64>,
+    name: Option<String>,
+    pair: (f64, f64),
+}
+
+fn rows() -> impl Strategy<Value = Vec<Row>> {
+    let row = (
+        any::<u32>(),
+        prop::collection::vec(-2i32..2, 0..3),
+        prop::option::of("[x-z]{0,2}"),
+        (-2i32..2, -2i32..2),
+    )
+        .prop_map(|(id, points, name, (a, b))| Row {
+            id,
+            points: points.into_iter().map(f64::from).collect(),
+            name,
+            pair: (a.into(), b.into()),
+        });
+    prop::collection::vec(row, 0..80)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn eager_columns_write_the_plain_bytes(value in value()) {
+        for compress in [true, false] {
+            prop_assert_eq!(columns(&value, compress, true), columns(&value, compress, false));
+        }
+        let framed = to_bytes(&value).unwrap();
+        prop_assert_eq!(&framed, &columns(&value, true, false).to_bytes());
+        let mut written = Vec::new();
+        to_writer(&mut written, &value).unwrap();
+        prop_assert_eq!(written, framed);
+    }
+
+    #[test]
+    fn eager_rows_write_the_plain_bytes(rows in rows()) {
+        for compress in [true, false] {
+            prop_assert_eq!(columns(&rows, compress, true), columns(&rows, compress, false));
+        }
+        prop_assert_eq!(to_bytes(&rows).unwrap(), columns(&rows, true, false).to_bytes());
+    }
+}
