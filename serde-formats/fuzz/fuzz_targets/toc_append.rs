@@ -17,20 +17,27 @@ use serde_formats::ErrorKind;
 /// At most this many old members are compared before and after.
 const MEMBERS: usize = 16;
 
-/// The file appended to: one per process, in tmpfs when there is one.
-fn file() -> &'static Path {
-    static FILE: OnceLock<PathBuf> = OnceLock::new();
-    FILE.get_or_init(|| {
+/// The directory of the file appended to: one per process, in tmpfs when there is one.
+fn dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
         let shm = Path::new("/dev/shm");
         let base = if shm.is_dir() {
             shm.to_owned()
         } else {
             std::env::temp_dir()
         };
-        let dir = base.join(format!("toc_append_fuzz.{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("a temporary directory");
-        dir.join("combined.toc")
+        base.join(format!("toc_append_fuzz.{}", std::process::id()))
     })
+}
+
+/// Removes the directory of one run when the run returns (a crashing run leaves it behind).
+struct Cleanup(&'static Path);
+
+impl Drop for Cleanup {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(self.0);
+    }
 }
 
 /// Writes the seed corpus into `dir`.
@@ -100,7 +107,9 @@ fuzz_target!(
         }
     },
     |data: &[u8]| {
-        let path = file();
+        std::fs::create_dir_all(dir()).expect("a temporary directory");
+        let _cleanup = Cleanup(dir());
+        let path = &dir().join("combined.toc");
         std::fs::write(path, data).expect("the temporary file is written");
         let before = Reader::from_slice(data).ok();
         let old_members = before.as_ref().map(members).unwrap_or_default();
