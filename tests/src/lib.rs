@@ -10,6 +10,7 @@
 //!   the fuzz targets share them).
 //! - [`s3_server`]: a moto S3 server on a loopback port, and [`fault_proxy`], a proxy in front
 //!   of it that counts requests and bytes and injects faults (the object-store tests).
+//! - [`xorshift`]: deterministic pseudo-random test data.
 
 pub mod dynd_record;
 pub mod fault_proxy;
@@ -17,3 +18,4 @@ pub mod hex;
 pub mod limit_trees;
 pub mod python_peers;
 pub mod s3_server;
+pub mod xorshift;

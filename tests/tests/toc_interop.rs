@@ -12,6 +12,7 @@
 //! they cannot be installed this test fails and says why; it never passes silently.
 
 use integration_tests::python_peers;
+use integration_tests::xorshift::Xorshift as Rng;
 use std::collections::BTreeMap;
 use std::path::Path as FsPath;
 
@@ -59,20 +60,6 @@ fn key(text: &str) -> Segment {
 
 fn idx(i: i64) -> Segment {
     Segment::Index(i)
-}
-
-/// A deterministic pseudo-random sequence (xorshift), enough for varied test data.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn float(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64 * 2e6 - 1e6
-    }
 }
 
 #[derive(Serialize, Deserialize)]
@@ -144,7 +131,9 @@ fn cases() -> Vec<Case> {
         vec![vec![idx(0)], vec![idx(800)], vec![idx(1666)]],
     ));
 
-    let floats: Vec<Value> = (0..3000).map(|_| Value::F64(rng.float())).collect();
+    let floats: Vec<Value> = (0..3000)
+        .map(|_| Value::F64(rng.unit() * 2e6 - 1e6))
+        .collect();
     cases.push(case(
         "long_floats_default",
         m(vec![(s("samples"), Value::Array(floats))]),
@@ -334,7 +323,7 @@ fn cases() -> Vec<Case> {
         m(vec![
             (s("id"), Value::UInt(i * 7919)),
             (s("name"), s(&name)),
-            (s("score"), Value::F64(rng.float())),
+            (s("score"), Value::F64(rng.unit() * 2e6 - 1e6)),
             (s("flags"), Value::UInt(i % 256)),
         ])
     };

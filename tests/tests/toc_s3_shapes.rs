@@ -13,28 +13,13 @@ use std::time::Instant;
 
 use integration_tests::fault_proxy::{FaultProxy, Traffic};
 use integration_tests::s3_server::S3Server;
+use integration_tests::xorshift::Xorshift as Rng;
 use serde::Serialize;
 use serde_formats::toc::remote::BlockingReader;
 use serde_formats::toc::{self, Value};
 
 #[path = "common/s3.rs"]
 mod s3;
-
-/// xorshift64: deterministic test data without a dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
 
 #[derive(Serialize)]
 struct Record {
