@@ -17,7 +17,7 @@ use arrow_schema::{DataType, Field, Schema};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde_formats::vector::{from_bytes, restore, save, Type, Value, Vector};
+use serde_formats::vector::{from_bytes, restore, restore_with_len, save, Type, Value, Vector};
 
 const ROWS: usize = 1_000_000;
 
@@ -214,6 +214,9 @@ fn bench(c: &mut Criterion) {
         });
         group.bench_function("vector::restore (io::Read)", |b| {
             b.iter(|| restore(black_box(&saved[..])).unwrap())
+        });
+        group.bench_function("vector::restore_with_len (io::Read)", |b| {
+            b.iter(|| restore_with_len(black_box(&saved[..]), saved.len() as u64).unwrap())
         });
         // A fresh allocation, as restoring makes one.
         group.bench_function("memcpy", |b| b.iter(|| black_box(saved.clone())));

@@ -185,7 +185,8 @@ mod vector;
 #[cfg(feature = "arrow")]
 pub use arrow::{arrow_type, from_arrow, into_arrow, to_arrow, type_from_arrow};
 pub use restore::{
-    from_bytes, restore, restore_with_depth_limit, take_from_bytes, DEFAULT_DEPTH_LIMIT,
+    from_bytes, restore, restore_with_depth_limit, restore_with_len, take_from_bytes,
+    DEFAULT_DEPTH_LIMIT,
 };
 pub use rows::{from_rows, to_rows};
 pub use save::{save, to_bytes};

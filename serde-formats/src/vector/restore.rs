@@ -51,9 +51,46 @@ pub fn restore_with_depth_limit<R: Read>(reader: R, depth_limit: usize) -> Resul
         source: IoSource {
             reader,
             position: 0,
+            end: None,
         },
         depth: 0,
         depth_limit,
+    }
+    .vector()
+}
+
+/// As [`restore`] for a reader that holds at most `len` more bytes, such as a file whose length
+/// is known: each buffer is allocated once at its full length instead of growing as its bytes
+/// arrive, which makes restoring a large file about as fast as [`from_bytes`] without holding
+/// the file's bytes twice.
+///
+/// `len` is trusted as an upper bound, so memory stays bounded by it: a length in the input
+/// that reaches past `len` bytes is an [`ErrorKind::UnexpectedEnd`] at the offset of that
+/// length's buffer, before anything is allocated or read for it.
+///
+/// # Errors
+/// As [`restore`].
+///
+/// ```
+/// use serde_formats::vector::{restore_with_len, to_bytes, Value, Vector};
+/// let saved = to_bytes(&Vector::from_values(
+///     serde_formats::vector::Type::BigInt,
+///     &[Value::BigInt(1), Value::Null, Value::BigInt(3)],
+/// )?)?;
+/// // A file would give its length from `metadata()`.
+/// let vector = restore_with_len(std::io::Cursor::new(&saved), saved.len() as u64)?;
+/// assert_eq!(vector.value(2)?, Value::BigInt(3));
+/// # Ok::<(), serde_formats::Error>(())
+/// ```
+pub fn restore_with_len<R: Read>(reader: R, len: u64) -> Result<Vector> {
+    Restorer {
+        source: IoSource {
+            reader,
+            position: 0,
+            end: Some(len),
+        },
+        depth: 0,
+        depth_limit: DEFAULT_DEPTH_LIMIT,
     }
     .vector()
 }
@@ -154,14 +191,27 @@ impl Source for Cursor<'_, ()> {
     }
 }
 
-/// A stream whose length is unknown: every buffer is read straight into the allocation it ends
-/// in, which grows (up to fourfold at a time) as the bytes arrive.
+/// A stream: every buffer is read straight into the allocation it ends in. When the stream's
+/// length is unknown that allocation grows (up to fourfold at a time) as the bytes arrive; when
+/// the caller gave it (`end`), it is made once at the buffer's full length.
 struct IoSource<R> {
     reader: R,
     position: u64,
+    /// The offset past the last byte the reader holds, when the caller knows it.
+    end: Option<u64>,
 }
 
 impl<R: Read> IoSource<R> {
+    /// Whether `len` bytes from here fit in the stream's known length: `Ok(true)` to allocate
+    /// them at once, `Ok(false)` when the length is unknown, an error when they cannot arrive.
+    fn known_to_fit(&self, len: usize) -> Result<bool> {
+        match self.end {
+            None => Ok(false),
+            Some(end) if (len as u64) <= end.saturating_sub(self.position) => Ok(true),
+            Some(_) => Err(Error::at(ErrorKind::UnexpectedEnd, self.position)),
+        }
+    }
+
     /// Fills `out`; errors are placed at `start`, the offset of the buffer `out` is part of.
     fn fill(&mut self, out: &mut [u8], start: u64) -> Result<()> {
         self.reader
@@ -179,6 +229,7 @@ impl<R: Read> Source for IoSource<R> {
 
     fn read_into(&mut self, out: &mut [u8]) -> Result<()> {
         let start = self.position;
+        self.known_to_fit(out.len())?;
         self.fill(out, start)
     }
 
@@ -194,6 +245,9 @@ impl<R: Read> Source for IoSource<R> {
     /// [`CHUNK`], whatever `len` claims.
     fn append(&mut self, out: &mut Vec<u8>, len: usize, mut see: impl FnMut(&[u8])) -> Result<()> {
         let start = self.position;
+        if self.known_to_fit(len)? {
+            out.reserve_exact(len);
+        }
         let end = out.len() + len;
         while out.len() < end {
             let filled = out.len();
@@ -220,6 +274,9 @@ impl<R: Read> Source for IoSource<R> {
     fn views(&mut self, len: usize, scan: &mut ViewScan) -> Result<()> {
         let start = self.position;
         let rows = (len / VIEW).min(scan.wanted());
+        if self.known_to_fit(len)? {
+            scan.reserve(rows);
+        }
         let mut done = 0;
         while done < rows {
             let piece = (rows - done).min(PIECE / VIEW);

@@ -219,6 +219,11 @@ impl<'a> ViewScan<'a> {
         }
     }
 
+    /// Makes room for `rows` more views at once (a stream of known length).
+    pub(crate) fn reserve(&mut self, rows: usize) {
+        self.views.reserve_exact(rows);
+    }
+
     /// Takes the next `piece` of the views buffer. Every piece but the last must be a multiple
     /// of 16 bytes long (a view split between pieces, or one past `size` rows, is not kept).
     pub(crate) fn push(&mut self, piece: &[u8]) {

@@ -308,6 +308,66 @@ fn every_truncated_prefix_is_an_error_in_both_readers() {
 }
 
 #[test]
+fn a_stream_of_known_length_restores_and_cuts_like_a_slice() {
+    let rows = 5000;
+    let strings: Vec<Value> = (0..rows)
+        .map(|row| match row % 5 {
+            0 => Value::Null,
+            n => Value::Varchar("long string ".repeat(n)),
+        })
+        .collect();
+    let v = Vector::from_values(Type::Varchar, &strings).unwrap();
+    let bytes = to_bytes(&v).unwrap();
+    let len = bytes.len() as u64;
+    assert_eq!(restore_with_len(Trickle(&bytes), len).unwrap(), v);
+    // The length is an upper bound: more room than the vector needs is fine.
+    assert_eq!(restore_with_len(Trickle(&bytes), len + 100).unwrap(), v);
+    // A buffer reaching past the stated length fails before it is read, at the offset the
+    // slice reader gives for the same cut.
+    for cut in [8, 40, 1_000, bytes.len() / 2, bytes.len() - 1] {
+        let from_stream = restore_with_len(Trickle(&bytes[..cut]), cut as u64).unwrap_err();
+        let from_slice = from_bytes(&bytes[..cut]).unwrap_err();
+        assert_eq!(
+            (from_stream.kind(), from_stream.offset()),
+            (from_slice.kind(), from_slice.offset()),
+            "cut at {cut}"
+        );
+        // The full stream with a stated length that is too short fails the same way.
+        let short = restore_with_len(Trickle(&bytes), cut as u64).unwrap_err();
+        assert_eq!(
+            (short.kind(), short.offset()),
+            (from_slice.kind(), from_slice.offset()),
+            "stated length {cut}"
+        );
+    }
+}
+
+#[test]
+fn a_huge_claimed_length_past_the_known_length_is_an_error_at_its_offset() {
+    // FLAT BIGINT of 1 row, no nulls, values buffer claiming 2^31 - 1 bytes.
+    let mut bytes = vec![0, 0, 0, 0];
+    let ty = br#"{"name":"Type","type":"BIGINT"}"#;
+    bytes.extend_from_slice(&(ty.len() as i32).to_le_bytes());
+    bytes.extend_from_slice(ty);
+    bytes.extend_from_slice(&1i32.to_le_bytes()); // size
+    bytes.push(0); // no nulls buffer
+    bytes.push(1); // has values
+    let length_at = bytes.len() as u64;
+    bytes.extend_from_slice(&i32::MAX.to_le_bytes());
+    bytes.extend_from_slice(&[0; 8]);
+    let err = restore_with_len(&bytes[..], bytes.len() as u64).unwrap_err();
+    assert_eq!(
+        (err.kind(), err.offset()),
+        (ErrorKind::UnexpectedEnd, Some(length_at + 4))
+    );
+    let from_slice = from_bytes(&bytes).unwrap_err();
+    assert_eq!(
+        (err.kind(), err.offset()),
+        (from_slice.kind(), from_slice.offset())
+    );
+}
+
+#[test]
 fn depth_limit_stops_deep_nesting() {
     let mut v = flat(&Type::BigInt, 1, false);
     for _ in 0..10 {
