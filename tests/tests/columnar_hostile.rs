@@ -187,6 +187,9 @@ fn map_container(wire: Wire) -> Wire {
     wire.optional("map.note", 0, &columns.note)
 }
 
+/// A change to the rows container's columns.
+type ColumnChange = fn(&mut Columns);
+
 /// The table of `good`'s rows with one column changed by `change`.
 fn with_column(good: &Columns, change: impl FnOnce(&mut Columns)) -> Wire {
     let mut columns = good.clone();
@@ -261,66 +264,49 @@ fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
     let valid = valid();
 
-    let mut past_end = valid.clone();
-    past_end.bytes[valid.at("name") - 1] = 0x7f;
-    case(
-        &mut cases,
-        "column length past end",
-        &past_end,
-        ErrorKind::LengthPastEnd,
-        valid.at("name") - 1,
-    );
+    // A column length of 0x7f, past the end of the input.
+    for (name, column) in [
+        ("column length past end", "name"),
+        ("map column length past end", "map.value"),
+    ] {
+        let length_at = valid.at(column) - 1;
+        let mut past_end = valid.clone();
+        past_end.bytes[length_at] = 0x7f;
+        case(
+            &mut cases,
+            name,
+            &past_end,
+            ErrorKind::LengthPastEnd,
+            length_at,
+        );
+    }
 
-    let mut past_end = valid.clone();
-    past_end.bytes[valid.at("map.value") - 1] = 0x7f;
-    case(
-        &mut cases,
-        "map column length past end",
-        &past_end,
-        ErrorKind::LengthPastEnd,
-        valid.at("map.value") - 1,
-    );
-
-    let wire = with_column(&good, |c| c.name = vec![0x00, 0x01, b'a']);
-    case(
-        &mut cases,
-        "rle run count 0",
-        &wire,
-        ErrorKind::ZeroRunCount,
-        wire.at("name"),
-    );
-
-    let mut name = zigzag(MAX_RLE_COUNT as i64 + 1);
-    name.extend_from_slice(&[0x01, b'a']);
-    let wire = with_column(&good, |c| c.name = name);
-    case(
-        &mut cases,
-        "rle run count > MAX_RLE_COUNT",
-        &wire,
-        ErrorKind::RunCountTooLarge,
-        wire.at("name"),
-    );
-
-    let mut name = zigzag(-(MAX_RLE_COUNT as i64) - 1);
-    name.extend_from_slice(&[0x01, b'a']);
-    let wire = with_column(&good, |c| c.name = name);
-    case(
-        &mut cases,
-        "rle literal count > MAX_RLE_COUNT",
-        &wire,
-        ErrorKind::RunCountTooLarge,
-        wire.at("name"),
-    );
-
-    // A literal of 3 values in a column with bytes for one.
-    let wire = with_column(&good, |c| c.name = vec![0x05, 0x01, b'a']);
-    case(
-        &mut cases,
-        "rle literal longer than its column",
-        &wire,
-        ErrorKind::LengthPastEnd,
-        wire.at("name"),
-    );
+    // The Rle column `name` as one segment of `count` (a run if positive, a literal if
+    // negative) followed by bytes for the one value "a".
+    for (name, count, kind) in [
+        ("rle run count 0", 0, ErrorKind::ZeroRunCount),
+        (
+            "rle run count > MAX_RLE_COUNT",
+            MAX_RLE_COUNT as i64 + 1,
+            ErrorKind::RunCountTooLarge,
+        ),
+        (
+            "rle literal count > MAX_RLE_COUNT",
+            -(MAX_RLE_COUNT as i64) - 1,
+            ErrorKind::RunCountTooLarge,
+        ),
+        // A literal of 3 values in a column with bytes for one.
+        (
+            "rle literal longer than its column",
+            -3,
+            ErrorKind::LengthPastEnd,
+        ),
+    ] {
+        let mut column = zigzag(count);
+        column.extend_from_slice(&[0x01, b'a']);
+        let wire = with_column(&good, |c| c.name = column);
+        case(&mut cases, name, &wire, kind, wire.at("name"));
+    }
 
     // A literal of three deltas of i64::MAX: the third sum passes u64::MAX.
     let mut id = zigzag(-3);
@@ -338,38 +324,29 @@ fn cases() -> Vec<Case> {
         overflow_at,
     );
 
-    let value = generic::encode(&[5u32, 6, 7]).unwrap();
-    let wire = with_column(&good, |c| c.value = value);
-    case(
-        &mut cases,
-        "required columns of unequal length",
-        &wire,
-        ErrorKind::ColumnLengthMismatch,
-        // At the start of the first column that ended before the others.
-        wire.at("value"),
-    );
-
-    let id = delta_rle::encode(&[1u64]).unwrap();
-    let wire = with_column(&good, |c| c.id = id);
-    case(
-        &mut cases,
-        "second column shorter than the first",
-        &wire,
-        ErrorKind::ColumnLengthMismatch,
-        // At the start of the first column that ended before the others.
-        wire.at("id"),
-    );
-
-    let note = generic::encode(&[7u8]).unwrap();
-    let wire = with_column(&good, |c| c.note = note);
-    case(
-        &mut cases,
-        "optional column of unequal length",
-        &wire,
-        ErrorKind::ColumnLengthMismatch,
-        // At the start of the first column that ended before the others.
-        wire.at("note"),
-    );
+    // A column with fewer values than the rows: the error is at the start of the first column
+    // that ended before the others.
+    let short_columns: [(&str, &str, ColumnChange); 3] = [
+        ("required columns of unequal length", "value", |c| {
+            c.value = generic::encode(&[5u32, 6, 7]).unwrap()
+        }),
+        ("second column shorter than the first", "id", |c| {
+            c.id = delta_rle::encode(&[1u64]).unwrap()
+        }),
+        ("optional column of unequal length", "note", |c| {
+            c.note = generic::encode(&[7u8]).unwrap()
+        }),
+    ];
+    for (name, column, shorten) in short_columns {
+        let wire = with_column(&good, shorten);
+        case(
+            &mut cases,
+            name,
+            &wire,
+            ErrorKind::ColumnLengthMismatch,
+            wire.at(column),
+        );
+    }
 
     let wire = table_with(&good, 7, |w| w.optional("note again", 0, &good.note));
     case(
