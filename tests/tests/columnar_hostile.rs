@@ -568,45 +568,17 @@ fn isolated(test: &str, body: impl FnOnce()) {
     );
 }
 
-#[columnar(vec, ser, de)]
-#[derive(Debug, Clone, PartialEq, Default)]
-struct Node {
-    #[columnar(class = "vec")]
-    children: Vec<Node>,
-}
+#[path = "../../columnar/tests/common/nested_tree.rs"]
+mod nested_tree;
 
-#[columnar(ser, de)]
-#[derive(Debug, Clone, PartialEq)]
-struct Tree {
-    #[columnar(class = "vec")]
-    roots: Vec<Node>,
-}
-
-/// A `Tree` of `depth + 1` nested containers: one root with one child with one child ...
-fn nested(depth: usize) -> Vec<u8> {
-    // Built back to front: each level wraps the bytes of the level inside it.
-    let mut reversed = vec![0x00, 0x01, 0x01]; // the innermost container: 1 column of 0 values
-    for _ in 0..depth {
-        let payload = reversed.len() + 1; // the column: count 1, then the inner container
-        reversed.push(0x01);
-        reversed.extend(varint(payload as u64).into_iter().rev());
-        reversed.push(0x01); // the container's column count
-    }
-    reversed.push(0x01); // the table's field count
-    reversed.reverse();
-    reversed
-}
+use nested_tree::{chain, chain_bytes, Tree};
 
 #[test]
 fn nested_containers_decode() {
-    let mut node = Node::default();
-    for _ in 0..5 {
-        node = Node {
-            children: vec![node],
-        };
-    }
-    let tree = Tree { roots: vec![node] };
-    let bytes = nested(6);
+    let tree = Tree {
+        roots: vec![chain(5)],
+    };
+    let bytes = chain_bytes(5);
     assert_eq!(bytes, columnar::to_vec(&tree).unwrap());
     assert_eq!(columnar::from_bytes::<Tree>(&bytes).unwrap(), tree);
 }
@@ -614,7 +586,7 @@ fn nested_containers_decode() {
 #[test]
 fn deep_nesting_is_an_error_not_a_stack_overflow() {
     isolated("deep_nesting_is_an_error_not_a_stack_overflow", || {
-        let bytes = nested(100_000);
+        let bytes = chain_bytes(100_000);
         let err = columnar::from_bytes::<Tree>(&bytes).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::DepthLimitExceeded, "{err}");
     });
