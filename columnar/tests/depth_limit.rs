@@ -55,21 +55,10 @@ where
 
 // ------------------------------------------------------------------ vec containers
 
-#[columnar(vec, ser, de, iterable)]
-#[derive(Debug, Clone, PartialEq, Default)]
-struct Node {
-    #[columnar(strategy = "DeltaRle")]
-    v: u32,
-    #[columnar(class = "vec")]
-    children: Vec<Node>,
-}
+#[path = "common/nested_tree.rs"]
+mod nested_tree;
 
-#[columnar(ser, de)]
-#[derive(Debug, Clone, PartialEq)]
-struct Tree {
-    #[columnar(class = "vec", iter = "Node")]
-    roots: Vec<Node>,
-}
+use nested_tree::{Node, Tree, TreeIter};
 
 /// `depth` levels: `innermost`, then wrapped by `wrap(level, inner)` for levels 1..depth.
 fn chain<T>(depth: usize, innermost: T, wrap: impl Fn(usize, T) -> T) -> T {

@@ -1,6 +1,7 @@
-"""What the msglc peer scripts share (toc_msglc.py, toc_msglc_cbor.py, sfmt_lossless.py): msglc's
-block settings, the expected values of a case written as MessagePack, and the scripts' exit
-report. Imported by those scripts from their own directory; not a script itself."""
+"""What the msglc peer scripts share (toc_msglc.py, toc_msglc_cbor.py, sfmt_lossless.py,
+toc_s3_msglc.py, s3_server.py): msglc's block settings, the expected values of a case written as
+MessagePack, the dummy AWS credentials, and the scripts' exit report. Imported by those scripts
+from their own directory; not a script itself."""
 
 import os
 import sys
@@ -13,6 +14,19 @@ def missing(err):
         "provision from tests/interop/requirements.txt (target/python-peers/*/bin/python)\n"
     )
     sys.exit(3)
+
+
+def use_dummy_aws_credentials():
+    """Sets the tests' dummy AWS credentials and region in the environment, before boto3 or s3fs
+    load: the real ones of the user (if any) are never read or sent anywhere."""
+    for name, value in (
+        ("AWS_ACCESS_KEY_ID", "testing"),
+        ("AWS_SECRET_ACCESS_KEY", "testing"),
+        ("AWS_DEFAULT_REGION", "us-east-1"),
+        ("AWS_CONFIG_FILE", os.devnull),
+        ("AWS_SHARED_CREDENTIALS_FILE", os.devnull),
+    ):
+        os.environ[name] = value
 
 
 def settings(config, block_size, trivial_size=20):

@@ -22,17 +22,9 @@ import threading
 
 import msglc_common
 
-# Dummy credentials and region, set before boto3 loads: the real ones of the user (if any) are
-# never read or sent anywhere.
-for name, value in (
-    ("AWS_ACCESS_KEY_ID", "testing"),
-    ("AWS_SECRET_ACCESS_KEY", "testing"),
-    ("AWS_SESSION_TOKEN", "testing"),
-    ("AWS_DEFAULT_REGION", "us-east-1"),
-    ("AWS_CONFIG_FILE", os.devnull),
-    ("AWS_SHARED_CREDENTIALS_FILE", os.devnull),
-):
-    os.environ[name] = value
+# Dummy credentials and region, set before boto3 loads; boto3 also gets a dummy session token.
+msglc_common.use_dummy_aws_credentials()
+os.environ["AWS_SESSION_TOKEN"] = "testing"
 
 try:
     import boto3

@@ -20,14 +20,7 @@ import time
 
 import msglc_common
 
-for name, value in (
-    ("AWS_ACCESS_KEY_ID", "testing"),
-    ("AWS_SECRET_ACCESS_KEY", "testing"),
-    ("AWS_DEFAULT_REGION", "us-east-1"),
-    ("AWS_CONFIG_FILE", os.devnull),
-    ("AWS_SHARED_CREDENTIALS_FILE", os.devnull),
-):
-    os.environ[name] = value
+msglc_common.use_dummy_aws_credentials()
 
 try:
     import msgspec

@@ -1503,58 +1503,10 @@ fn map_key_type_parameter_bounded_by_deserialize_owned_or_a_trait_implying_it_co
 
 // ------------------------------------------------------------------ nesting depth
 
-#[columnar(vec, ser, de)]
-#[derive(Debug, Clone, PartialEq, Default)]
-struct Node {
-    #[columnar(strategy = "DeltaRle")]
-    v: u32,
-    #[columnar(class = "vec")]
-    children: Vec<Node>,
-}
+#[path = "../../columnar/tests/common/nested_tree.rs"]
+mod nested_tree;
 
-#[columnar(ser, de)]
-#[derive(Debug, Clone, PartialEq)]
-struct Tree {
-    #[columnar(class = "vec")]
-    roots: Vec<Node>,
-}
-
-fn varint(mut n: usize, out: &mut Vec<u8>) {
-    while n >= 0x80 {
-        out.push((n as u8) | 0x80);
-        n >>= 7;
-    }
-    out.push(n as u8);
-}
-
-/// The bytes of `Tree { roots: [chain] }` where the chain is `depth` nodes of v 0 above a leaf,
-/// by hand (R2, R3, R7, R11): a node container is `02`, the v column `02 01 00` (DeltaRle literal
-/// of 1: 0), and the children column, a byte string of `01` (one row) and the child's container.
-/// A leaf's children column holds one empty container: `02 00 01 00`. Built iteratively.
-fn chain_bytes(depth: usize) -> Vec<u8> {
-    let mut container = vec![0x02, 0x02, 0x01, 0x00, 0x05, 0x01, 0x02, 0x00, 0x01, 0x00];
-    for _ in 0..depth {
-        let mut column = vec![0x01];
-        column.append(&mut container);
-        container = vec![0x02, 0x02, 0x01, 0x00];
-        varint(column.len(), &mut container);
-        container.extend(column);
-    }
-    let mut table = vec![0x01];
-    table.extend(container);
-    table
-}
-
-fn chain(depth: usize) -> Node {
-    let mut node = Node::default();
-    for _ in 0..depth {
-        node = Node {
-            v: 0,
-            children: vec![node],
-        };
-    }
-    node
-}
+use nested_tree::{chain, chain_bytes, varint, Tree};
 
 #[test]
 fn hand_built_tree_of_depth_40_decodes() {

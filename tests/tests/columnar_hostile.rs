@@ -187,6 +187,9 @@ fn map_container(wire: Wire) -> Wire {
     wire.optional("map.note", 0, &columns.note)
 }
 
+/// A change to the rows container's columns.
+type ColumnChange = fn(&mut Columns);
+
 /// The table of `good`'s rows with one column changed by `change`.
 fn with_column(good: &Columns, change: impl FnOnce(&mut Columns)) -> Wire {
     let mut columns = good.clone();
@@ -261,66 +264,49 @@ fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
     let valid = valid();
 
-    let mut past_end = valid.clone();
-    past_end.bytes[valid.at("name") - 1] = 0x7f;
-    case(
-        &mut cases,
-        "column length past end",
-        &past_end,
-        ErrorKind::LengthPastEnd,
-        valid.at("name") - 1,
-    );
+    // A column length of 0x7f, past the end of the input.
+    for (name, column) in [
+        ("column length past end", "name"),
+        ("map column length past end", "map.value"),
+    ] {
+        let length_at = valid.at(column) - 1;
+        let mut past_end = valid.clone();
+        past_end.bytes[length_at] = 0x7f;
+        case(
+            &mut cases,
+            name,
+            &past_end,
+            ErrorKind::LengthPastEnd,
+            length_at,
+        );
+    }
 
-    let mut past_end = valid.clone();
-    past_end.bytes[valid.at("map.value") - 1] = 0x7f;
-    case(
-        &mut cases,
-        "map column length past end",
-        &past_end,
-        ErrorKind::LengthPastEnd,
-        valid.at("map.value") - 1,
-    );
-
-    let wire = with_column(&good, |c| c.name = vec![0x00, 0x01, b'a']);
-    case(
-        &mut cases,
-        "rle run count 0",
-        &wire,
-        ErrorKind::ZeroRunCount,
-        wire.at("name"),
-    );
-
-    let mut name = zigzag(MAX_RLE_COUNT as i64 + 1);
-    name.extend_from_slice(&[0x01, b'a']);
-    let wire = with_column(&good, |c| c.name = name);
-    case(
-        &mut cases,
-        "rle run count > MAX_RLE_COUNT",
-        &wire,
-        ErrorKind::RunCountTooLarge,
-        wire.at("name"),
-    );
-
-    let mut name = zigzag(-(MAX_RLE_COUNT as i64) - 1);
-    name.extend_from_slice(&[0x01, b'a']);
-    let wire = with_column(&good, |c| c.name = name);
-    case(
-        &mut cases,
-        "rle literal count > MAX_RLE_COUNT",
-        &wire,
-        ErrorKind::RunCountTooLarge,
-        wire.at("name"),
-    );
-
-    // A literal of 3 values in a column with bytes for one.
-    let wire = with_column(&good, |c| c.name = vec![0x05, 0x01, b'a']);
-    case(
-        &mut cases,
-        "rle literal longer than its column",
-        &wire,
-        ErrorKind::LengthPastEnd,
-        wire.at("name"),
-    );
+    // The Rle column `name` as one segment of `count` (a run if positive, a literal if
+    // negative) followed by bytes for the one value "a".
+    for (name, count, kind) in [
+        ("rle run count 0", 0, ErrorKind::ZeroRunCount),
+        (
+            "rle run count > MAX_RLE_COUNT",
+            MAX_RLE_COUNT as i64 + 1,
+            ErrorKind::RunCountTooLarge,
+        ),
+        (
+            "rle literal count > MAX_RLE_COUNT",
+            -(MAX_RLE_COUNT as i64) - 1,
+            ErrorKind::RunCountTooLarge,
+        ),
+        // A literal of 3 values in a column with bytes for one.
+        (
+            "rle literal longer than its column",
+            -3,
+            ErrorKind::LengthPastEnd,
+        ),
+    ] {
+        let mut column = zigzag(count);
+        column.extend_from_slice(&[0x01, b'a']);
+        let wire = with_column(&good, |c| c.name = column);
+        case(&mut cases, name, &wire, kind, wire.at("name"));
+    }
 
     // A literal of three deltas of i64::MAX: the third sum passes u64::MAX.
     let mut id = zigzag(-3);
@@ -338,38 +324,29 @@ fn cases() -> Vec<Case> {
         overflow_at,
     );
 
-    let value = generic::encode(&[5u32, 6, 7]).unwrap();
-    let wire = with_column(&good, |c| c.value = value);
-    case(
-        &mut cases,
-        "required columns of unequal length",
-        &wire,
-        ErrorKind::ColumnLengthMismatch,
-        // At the start of the first column that ended before the others.
-        wire.at("value"),
-    );
-
-    let id = delta_rle::encode(&[1u64]).unwrap();
-    let wire = with_column(&good, |c| c.id = id);
-    case(
-        &mut cases,
-        "second column shorter than the first",
-        &wire,
-        ErrorKind::ColumnLengthMismatch,
-        // At the start of the first column that ended before the others.
-        wire.at("id"),
-    );
-
-    let note = generic::encode(&[7u8]).unwrap();
-    let wire = with_column(&good, |c| c.note = note);
-    case(
-        &mut cases,
-        "optional column of unequal length",
-        &wire,
-        ErrorKind::ColumnLengthMismatch,
-        // At the start of the first column that ended before the others.
-        wire.at("note"),
-    );
+    // A column with fewer values than the rows: the error is at the start of the first column
+    // that ended before the others.
+    let short_columns: [(&str, &str, ColumnChange); 3] = [
+        ("required columns of unequal length", "value", |c| {
+            c.value = generic::encode(&[5u32, 6, 7]).unwrap()
+        }),
+        ("second column shorter than the first", "id", |c| {
+            c.id = delta_rle::encode(&[1u64]).unwrap()
+        }),
+        ("optional column of unequal length", "note", |c| {
+            c.note = generic::encode(&[7u8]).unwrap()
+        }),
+    ];
+    for (name, column, shorten) in short_columns {
+        let wire = with_column(&good, shorten);
+        case(
+            &mut cases,
+            name,
+            &wire,
+            ErrorKind::ColumnLengthMismatch,
+            wire.at(column),
+        );
+    }
 
     let wire = table_with(&good, 7, |w| w.optional("note again", 0, &good.note));
     case(
@@ -591,45 +568,17 @@ fn isolated(test: &str, body: impl FnOnce()) {
     );
 }
 
-#[columnar(vec, ser, de)]
-#[derive(Debug, Clone, PartialEq, Default)]
-struct Node {
-    #[columnar(class = "vec")]
-    children: Vec<Node>,
-}
+#[path = "../../columnar/tests/common/nested_tree.rs"]
+mod nested_tree;
 
-#[columnar(ser, de)]
-#[derive(Debug, Clone, PartialEq)]
-struct Tree {
-    #[columnar(class = "vec")]
-    roots: Vec<Node>,
-}
-
-/// A `Tree` of `depth + 1` nested containers: one root with one child with one child ...
-fn nested(depth: usize) -> Vec<u8> {
-    // Built back to front: each level wraps the bytes of the level inside it.
-    let mut reversed = vec![0x00, 0x01, 0x01]; // the innermost container: 1 column of 0 values
-    for _ in 0..depth {
-        let payload = reversed.len() + 1; // the column: count 1, then the inner container
-        reversed.push(0x01);
-        reversed.extend(varint(payload as u64).into_iter().rev());
-        reversed.push(0x01); // the container's column count
-    }
-    reversed.push(0x01); // the table's field count
-    reversed.reverse();
-    reversed
-}
+use nested_tree::{chain, chain_bytes, Tree};
 
 #[test]
 fn nested_containers_decode() {
-    let mut node = Node::default();
-    for _ in 0..5 {
-        node = Node {
-            children: vec![node],
-        };
-    }
-    let tree = Tree { roots: vec![node] };
-    let bytes = nested(6);
+    let tree = Tree {
+        roots: vec![chain(5)],
+    };
+    let bytes = chain_bytes(5);
     assert_eq!(bytes, columnar::to_vec(&tree).unwrap());
     assert_eq!(columnar::from_bytes::<Tree>(&bytes).unwrap(), tree);
 }
@@ -637,7 +586,7 @@ fn nested_containers_decode() {
 #[test]
 fn deep_nesting_is_an_error_not_a_stack_overflow() {
     isolated("deep_nesting_is_an_error_not_a_stack_overflow", || {
-        let bytes = nested(100_000);
+        let bytes = chain_bytes(100_000);
         let err = columnar::from_bytes::<Tree>(&bytes).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::DepthLimitExceeded, "{err}");
     });

@@ -69,6 +69,16 @@ fn to_value<T: Serialize>(value: &T) -> Value {
     rmp_serde::from_slice(&rmp_serde::to_vec_named(value).unwrap()).unwrap()
 }
 
+/// `document()` as a TOC file, uploaded as `key` to a fresh bucket named from `prefix`: the
+/// bucket, the file's bytes and its `s3://` URL.
+fn upload_document(server: &S3Server, prefix: &str, key: &str) -> (String, Vec<u8>, String) {
+    let bucket = server.bucket(prefix);
+    let bytes = toc::to_bytes(&document()).unwrap();
+    server.put_bytes(&bucket, key, &bytes);
+    let url = format!("s3://{bucket}/{key}");
+    (bucket, bytes, url)
+}
+
 const PATHS: [&str; 8] = [
     "rows/0",
     "rows/4999/name",
@@ -83,10 +93,7 @@ const PATHS: [&str; 8] = [
 #[test]
 fn our_files_read_remotely_as_locally_and_msglc_reads_them_the_same() {
     let server = S3Server::shared();
-    let bucket = server.bucket("ours");
-    let bytes = toc::to_bytes(&document()).unwrap();
-    server.put_bytes(&bucket, "data/doc.msglc", &bytes);
-    let url = format!("s3://{bucket}/data/doc.msglc");
+    let (bucket, bytes, url) = upload_document(server, "ours", "data/doc.msglc");
     let local = Reader::from_slice(&bytes).unwrap();
     let options = s3::options(&server.endpoint());
 
@@ -157,11 +164,8 @@ fn files_msglc_writes_read_remotely_as_msgspec_encoded() {
 #[test]
 fn reads_through_the_proxy_are_counted_and_a_leaf_needs_three_requests() {
     let server = S3Server::shared();
-    let bucket = server.bucket("counted");
-    let bytes = toc::to_bytes(&document()).unwrap();
-    server.put_bytes(&bucket, "doc.msglc", &bytes);
+    let (_, bytes, url) = upload_document(server, "counted", "doc.msglc");
     let proxy = FaultProxy::start(server.addr());
-    let url = format!("s3://{bucket}/doc.msglc");
     let reader = BlockingReader::open(&url, &s3::options(&proxy.endpoint())).unwrap();
     let leaf: f64 = reader.get("series/s03/17").unwrap();
     assert_eq!(leaf, (3 * 2000 + 17) as f64 * 0.25);

@@ -55,23 +55,26 @@ fn assert_remote(err: &Error, url: &str, what: &str) {
     assert!(!message.contains('\n'), "not one line: {message}");
 }
 
+/// Opening `url` through `proxy` is a `Remote` error naming it and containing `what`, after one
+/// request: an error that is not transient is not retried.
+fn open_fails_at_once(proxy: &FaultProxy, url: &str, what: &str) {
+    let err = BlockingReader::open(url, &options(proxy)).unwrap_err();
+    assert_remote(&err, url, what);
+    assert_eq!(proxy.take_traffic().count(), 1, "{url} ({what}): retried");
+}
+
 #[test]
 fn a_missing_key_is_a_clear_error() {
     let (proxy, url, _) = setup();
     let missing = url.replace("file.msglc", "nothing.msglc");
-    let err = BlockingReader::open(&missing, &options(&proxy)).unwrap_err();
-    assert_remote(&err, &missing, "not found");
-    // Not retried: a missing key is not transient.
-    assert_eq!(proxy.take_traffic().count(), 1);
+    open_fails_at_once(&proxy, &missing, "not found");
 }
 
 #[test]
 fn forbidden_is_a_clear_error_and_not_retried() {
     let (proxy, url, _) = setup();
     proxy.inject(Fault::Status(403), 0, None);
-    let err = BlockingReader::open(&url, &options(&proxy)).unwrap_err();
-    assert_remote(&err, &url, "403");
-    assert_eq!(proxy.take_traffic().count(), 1);
+    open_fails_at_once(&proxy, &url, "403");
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! Tables generic over their map key, with the key bounded the ways serde_columnar's users write
 //! it: `for<'a> Deserialize<'a>` in a where clause, `DeserializeOwned`, or a trait that implies
-//! it (`Rleable`). serde_columnar 0.3.14 compiles all three (with `Hash` added, which its map
-//! wrapper needs) and writes `01 02 01 01 02 01 02` for the values below.
+//! it (`Rleable`). serde_columnar 0.3.14 compiles all three with `Hash` added (its map wrapper
+//! needs it; columnar does not, which `Keyed` checks) and writes `01 02 01 01 02 01 02` for the
+//! values below.
 use std::collections::BTreeMap;
 
 use columnar::columnar;
@@ -18,7 +19,7 @@ pub struct Row {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Keyed<K>
 where
-    K: Ord + Clone + std::hash::Hash + Serialize + for<'a> Deserialize<'a>,
+    K: Ord + Clone + Serialize + for<'a> Deserialize<'a>,
 {
     #[columnar(class = "map")]
     pub map: BTreeMap<K, Row>,
