@@ -103,12 +103,6 @@ impl From<&str> for Value {
     }
 }
 
-impl From<String> for Value {
-    fn from(v: String) -> Self {
-        Value::Str(v)
-    }
-}
-
 impl From<i64> for Value {
     fn from(v: i64) -> Self {
         if v < 0 {
@@ -119,29 +113,18 @@ impl From<i64> for Value {
     }
 }
 
-impl From<u64> for Value {
-    fn from(v: u64) -> Self {
-        Value::UInt(v)
-    }
+/// `From` for the types a variant holds as they are.
+macro_rules! from_held {
+    ($($ty:ty => $variant:ident),* $(,)?) => {
+        $(impl From<$ty> for Value {
+            fn from(v: $ty) -> Self {
+                Value::$variant(v)
+            }
+        })*
+    };
 }
 
-impl From<f64> for Value {
-    fn from(v: f64) -> Self {
-        Value::F64(v)
-    }
-}
-
-impl From<f32> for Value {
-    fn from(v: f32) -> Self {
-        Value::F32(v)
-    }
-}
-
-impl From<bool> for Value {
-    fn from(v: bool) -> Self {
-        Value::Bool(v)
-    }
-}
+from_held!(String => Str, u64 => UInt, f64 => F64, f32 => F32, bool => Bool);
 
 impl Serialize for Value {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
