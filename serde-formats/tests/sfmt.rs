@@ -21,7 +21,12 @@ fn sfmt() -> Command {
 
 /// Runs `sfmt args`, expecting success; returns stdout and stderr.
 fn ok(args: &[&str]) -> (String, String) {
-    let output = sfmt().args(args).output().unwrap();
+    ok_with(sfmt(), args)
+}
+
+/// Runs `command args` (an `sfmt` command), expecting success; returns stdout and stderr.
+fn ok_with(mut command: Command, args: &[&str]) -> (String, String) {
+    let output = command.args(args).output().unwrap();
     let stdout = String::from_utf8(output.stdout).unwrap();
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(
@@ -31,7 +36,6 @@ fn ok(args: &[&str]) -> (String, String) {
     (stdout, stderr)
 }
 
-/// Runs `sfmt args`, expecting failure with exactly one line on stderr; returns that line.
 /// What `sfmt inspect ARGS` prints, which must start with `format`.
 fn inspect(args: &[&str], format: &str) -> String {
     let (stdout, _) = ok(&[&["inspect"], args].concat());
@@ -39,8 +43,15 @@ fn inspect(args: &[&str], format: &str) -> String {
     stdout
 }
 
+/// Runs `sfmt args`, expecting failure with exactly one line on stderr; returns that line.
 fn fails(args: &[&str]) -> String {
-    let output = sfmt().args(args).output().unwrap();
+    fails_with(sfmt(), args)
+}
+
+/// Runs `command args` (an `sfmt` command), expecting failure with exactly one line on stderr;
+/// returns that line.
+fn fails_with(mut command: Command, args: &[&str]) -> String {
+    let output = command.args(args).output().unwrap();
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert_eq!(output.status.code(), Some(1), "sfmt {args:?}: {stderr}");
     assert_eq!(stderr.lines().count(), 1, "sfmt {args:?}: {stderr:?}");

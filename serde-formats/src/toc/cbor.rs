@@ -429,6 +429,20 @@ impl Transcoder<'_, '_> {
         Ok(())
     }
 
+    /// The MessagePack head of a map of `n` entries or an array of `n` elements, then the
+    /// container's `items` items (a map's keys and values), one level below `depth`.
+    fn container(&mut self, is_map: bool, n: u32, items: u64, depth: usize) -> Result<()> {
+        if is_map {
+            write_map_len(self.out, n as usize);
+        } else {
+            write_array_len(self.out, n as usize);
+        }
+        for _ in 0..items {
+            self.item(depth + 1)?;
+        }
+        Ok(())
+    }
+
     fn item(&mut self, depth: usize) -> Result<()> {
         let at = self.cur.offset();
         if let Some((target, found)) = &mut self.watch {
@@ -505,15 +519,7 @@ impl Transcoder<'_, '_> {
                 if items > self.cur.remaining() as u64 {
                     return Err(Error::at(ErrorKind::LengthPastEnd, at));
                 }
-                let n32 = count32(n, at)? as usize;
-                if is_map {
-                    write_map_len(self.out, n32);
-                } else {
-                    write_array_len(self.out, n32);
-                }
-                for _ in 0..items {
-                    self.item(depth + 1)?;
-                }
+                self.container(is_map, count32(n, at)?, items, depth)?;
             }
             ty @ (Type::ArrayIndef | Type::MapIndef) => {
                 self.enter(depth)?;
@@ -524,15 +530,8 @@ impl Transcoder<'_, '_> {
                 if is_map && items % 2 == 1 {
                     return Err(bad(at, "indefinite-length map with a key but no value"));
                 }
-                let n = count32(if is_map { items / 2 } else { items }, at)? as usize;
-                if is_map {
-                    write_map_len(self.out, n);
-                } else {
-                    write_array_len(self.out, n);
-                }
-                for _ in 0..items {
-                    self.item(depth + 1)?;
-                }
+                let n = count32(if is_map { items / 2 } else { items }, at)?;
+                self.container(is_map, n, items, depth)?;
                 // `count_to_break` stopped at the break.
                 self.cur.set_pos(self.cur.pos() + 1);
             }

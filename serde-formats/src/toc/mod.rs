@@ -160,6 +160,21 @@
 //! the value as MessagePack (at most 3 times the CBOR's size); decoding goes through it, and an
 //! error found there names the offset of the CBOR item behind it.
 
+/// Builder-style setters that store their argument in the field of the same name: one body
+/// for the option structs' many (`Config` here, `RemoteOptions` in `remote`).
+macro_rules! setters {
+    ($($(#[$doc:meta])* $name:ident($arg:ident: $ty:ty);)*) => {
+        $(
+            $(#[$doc])*
+            #[must_use]
+            pub fn $name(mut self, $arg: $ty) -> Self {
+                self.$name = $arg;
+                self
+            }
+        )*
+    };
+}
+
 mod append;
 mod cbor;
 mod codec;
@@ -236,22 +251,19 @@ impl Config {
         Config::default()
     }
 
-    /// The block size T (msglc's `small_obj_optimization_threshold`): containers smaller than
-    /// this are not indexed, and arrays of trivial values are cut into blocks of about this size.
-    #[must_use]
-    pub fn block_size(mut self, block_size: u64) -> Self {
-        self.block_size = block_size;
-        self
-    }
-
-    /// The trivial size S (msglc's `trivial_size`): values of at most this many bytes are
-    /// trivial. Lists of trivial values are cut into blocks rather than given one TOC node per
-    /// element: raising it shrinks the TOC of lists of small records (see "Size: the trivial
-    /// size" in the [module docs](self)).
-    #[must_use]
-    pub fn trivial_size(mut self, trivial_size: u64) -> Self {
-        self.trivial_size = trivial_size;
-        self
+    setters! {
+        /// The block size T (msglc's `small_obj_optimization_threshold`): containers smaller
+        /// than this are not indexed, and arrays of trivial values are cut into blocks of about
+        /// this size.
+        block_size(block_size: u64);
+        /// The trivial size S (msglc's `trivial_size`): values of at most this many bytes are
+        /// trivial. Lists of trivial values are cut into blocks rather than given one TOC node
+        /// per element: raising it shrinks the TOC of lists of small records (see "Size: the
+        /// trivial size" in the [module docs](self)).
+        trivial_size(trivial_size: u64);
+        /// The maximum nesting depth of values and TOC nodes, for writing and reading alike
+        /// (default [`DEFAULT_DEPTH_LIMIT`]).
+        depth_limit(depth_limit: usize);
     }
 
     /// The magic, at most 30 bytes, right-aligned with zero bytes as msglc does.
@@ -270,14 +282,6 @@ impl Config {
         self.magic = [0; MAGIC_LEN];
         self.magic[MAGIC_LEN - magic.len()..].copy_from_slice(magic);
         Ok(self)
-    }
-
-    /// The maximum nesting depth of values and TOC nodes, for writing and reading alike
-    /// (default [`DEFAULT_DEPTH_LIMIT`]).
-    #[must_use]
-    pub fn depth_limit(mut self, depth_limit: usize) -> Self {
-        self.depth_limit = depth_limit;
-        self
     }
 
     /// The block size.

@@ -332,7 +332,6 @@ impl<'r, S: Source> Node<'r, S> {
     ///
     /// [`ErrorKind::Unsupported`] if the node is not a map; decoding errors of the keys.
     pub fn keys<K: DeserializeOwned>(&self) -> Result<Vec<K>> {
-        let limit = self.reader.config.depth_limit;
         match self.kind {
             Kind::Map { t_pos, .. } => {
                 let toc = self.reader.toc(&self.file);
@@ -340,18 +339,7 @@ impl<'r, S: Source> Node<'r, S> {
                 let Item::Map(n) = cur.head()? else {
                     return Err(bad_toc(self.file.toc_abs + t_pos as u64, "\"t\" changed"));
                 };
-                let mut keys = Vec::with_capacity((n as usize).min(cur.remaining()));
-                for _ in 0..n {
-                    let from = cur.pos();
-                    cur.skip_value()?;
-                    keys.push(self.file.codec.decode(
-                        &toc[from..cur.pos()],
-                        self.file.toc_abs + from as u64,
-                        limit,
-                    )?);
-                    cur.skip_value()?;
-                }
-                Ok(keys)
+                self.map_keys(cur, n, toc, self.file.toc_abs)
             }
             Kind::Data { start, end } => {
                 let bytes = self.reader.read_data(&self.file, start, end)?;
@@ -361,23 +349,53 @@ impl<'r, S: Source> Node<'r, S> {
                     return Err(Error::with_message(ErrorKind::Unsupported, "not a map")
                         .with_position(Position::Byte(base)));
                 };
-                let mut keys = Vec::with_capacity((n as usize).min(cur.remaining()));
-                for _ in 0..n {
-                    let from = cur.pos();
-                    cur.skip_value()?;
-                    keys.push(self.file.codec.decode(
-                        &bytes[from..cur.pos()],
-                        base + from as u64,
-                        limit,
-                    )?);
-                    cur.skip_value()?;
-                }
-                Ok(keys)
+                self.map_keys(cur, n, &bytes, base)
             }
             Kind::Array { .. } | Kind::Blocks { .. } => Err(Error::with_message(
                 ErrorKind::Unsupported,
                 "an array has no keys",
             )),
+        }
+    }
+
+    /// The keys of the `n` map entries at `cur`, a cursor on `bytes` (which start at file offset
+    /// `base`); the values are skipped.
+    fn map_keys<K: DeserializeOwned>(
+        &self,
+        mut cur: Cur<'_>,
+        n: u32,
+        bytes: &[u8],
+        base: u64,
+    ) -> Result<Vec<K>> {
+        let limit = self.reader.config.depth_limit;
+        let mut keys = Vec::with_capacity((n as usize).min(cur.remaining()));
+        for _ in 0..n {
+            let from = cur.pos();
+            cur.skip_value()?;
+            keys.push(self.file.codec.decode(
+                &bytes[from..cur.pos()],
+                base + from as u64,
+                limit,
+            )?);
+            cur.skip_value()?;
+        }
+        Ok(keys)
+    }
+
+    /// A cursor past the head of the TOC `"t"` at `t_pos` of a map (`is_map`) or an array, and
+    /// its count of entries or elements.
+    #[inline]
+    fn toc_container<'t>(
+        &self,
+        toc: &'t [u8],
+        t_pos: usize,
+        is_map: bool,
+    ) -> Result<(Cur<'t>, u32)> {
+        let mut cur = self.file.cur(toc, t_pos, self.file.toc_abs);
+        match cur.head()? {
+            Item::Map(n) if is_map => Ok((cur, n)),
+            Item::Array(n) if !is_map => Ok((cur, n)),
+            _ => Err(bad_toc(cur.offset(), "\"t\" changed")),
         }
     }
 
@@ -395,10 +413,7 @@ impl<'r, S: Source> Node<'r, S> {
         let toc = self.reader.toc(&self.file);
         match self.kind {
             Kind::Map { t_pos, .. } => {
-                let mut cur = self.file.cur(toc, t_pos, self.file.toc_abs);
-                let Item::Map(n) = cur.head()? else {
-                    return Err(bad_toc(cur.offset(), "\"t\" changed"));
-                };
+                let (mut cur, n) = self.toc_container(toc, t_pos, true)?;
                 let found = find_key(&mut cur, n, &segment)?;
                 match found {
                     Some(pos) => self.reader.entry(&self.file, pos, self.depth + 1),
@@ -406,10 +421,7 @@ impl<'r, S: Source> Node<'r, S> {
                 }
             }
             Kind::Array { t_pos, .. } => {
-                let mut cur = self.file.cur(toc, t_pos, self.file.toc_abs);
-                let Item::Array(n) = cur.head()? else {
-                    return Err(bad_toc(cur.offset(), "\"t\" changed"));
-                };
+                let (mut cur, n) = self.toc_container(toc, t_pos, false)?;
                 let index = resolve_index(&segment, u64::from(n))?;
                 skip_entries(&mut cur, index)?;
                 self.reader.entry(&self.file, cur.pos(), self.depth + 1)
@@ -533,10 +545,7 @@ impl<'r, S: Source> Node<'r, S> {
             | Kind::Map { span: Some(_), .. }
             | Kind::Array { span: Some(_), .. } => {} // read whole above
             Kind::Map { span: None, t_pos } => {
-                let mut cur = self.file.cur(toc, t_pos, self.file.toc_abs);
-                let Item::Map(n) = cur.head()? else {
-                    return Err(bad_toc(cur.offset(), "\"t\" changed"));
-                };
+                let (mut cur, n) = self.toc_container(toc, t_pos, true)?;
                 write_map_len(out, n as usize);
                 for _ in 0..n {
                     let from = cur.pos();
@@ -550,10 +559,7 @@ impl<'r, S: Source> Node<'r, S> {
                 }
             }
             Kind::Array { span: None, t_pos } => {
-                let mut cur = self.file.cur(toc, t_pos, self.file.toc_abs);
-                let Item::Array(n) = cur.head()? else {
-                    return Err(bad_toc(cur.offset(), "\"t\" changed"));
-                };
+                let (mut cur, n) = self.toc_container(toc, t_pos, false)?;
                 write_array_len(out, n as usize);
                 for _ in 0..n {
                     let child = self.reader.entry(&self.file, cur.pos(), self.depth + 1)?;

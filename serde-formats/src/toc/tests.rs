@@ -246,17 +246,24 @@ fn records(n: u32) -> Vec<Item> {
         .collect()
 }
 
+/// A map of 50 records at `items`, 100 floats at `floats` and a 1 at `one`, and its file with
+/// block size 64.
+fn records_floats_and_one(one: &str) -> (BTreeMap<String, Value>, Vec<u8>) {
+    let map = BTreeMap::from([
+        (
+            "items".to_owned(),
+            Value::Array(records(50).iter().map(to_value).collect()),
+        ),
+        ("floats".to_owned(), to_value(&vec![0.25f64; 100])),
+        (one.to_owned(), Value::UInt(1)),
+    ]);
+    let file = to_bytes_with(&map, &Config::new().block_size(64)).unwrap();
+    (map, file)
+}
+
 #[test]
 fn reader_walks_maps_arrays_blocks_and_small_values() {
-    let mut map = BTreeMap::new();
-    map.insert(
-        "items".to_owned(),
-        Value::Array(records(50).iter().map(to_value).collect()),
-    );
-    map.insert("floats".to_owned(), to_value(&vec![0.25f64; 100]));
-    map.insert("a/b~c".to_owned(), Value::UInt(1));
-    let config = Config::new().block_size(64);
-    let file = to_bytes_with(&map, &config).unwrap();
+    let (_, file) = records_floats_and_one("a/b~c");
     let reader = Reader::from_slice(&file).unwrap();
     let root = reader.root().unwrap();
     assert_eq!(root.len().unwrap(), 3);
@@ -301,22 +308,13 @@ fn reader_walks_maps_arrays_blocks_and_small_values() {
             .unwrap(),
         4
     );
-    assert_eq!(
-        reader.get::<Value>("items/0/nope").unwrap_err().kind(),
-        ErrorKind::PathNotFound
-    );
-    assert_eq!(
-        reader.get::<Value>("items/x").unwrap_err().kind(),
-        ErrorKind::PathNotFound
-    );
-    assert_eq!(
-        reader.get::<Value>("items/0/id/0").unwrap_err().kind(),
-        ErrorKind::PathNotFound
-    );
-    assert_eq!(
-        reader.get::<Value>("nope").unwrap_err().kind(),
-        ErrorKind::PathNotFound
-    );
+    for path in ["items/0/nope", "items/x", "items/0/id/0", "nope"] {
+        assert_eq!(
+            reader.get::<Value>(path).unwrap_err().kind(),
+            ErrorKind::PathNotFound,
+            "{path}"
+        );
+    }
     assert_eq!(
         reader
             .root()
@@ -678,14 +676,7 @@ fn every_truncation_of_a_file_is_an_error() {
 
 #[test]
 fn inspection_reports_shapes_spans_blocks_and_indexed_children() {
-    let mut map = BTreeMap::new();
-    map.insert(
-        "items".to_owned(),
-        Value::Array(records(50).iter().map(to_value).collect()),
-    );
-    map.insert("floats".to_owned(), to_value(&vec![0.25f64; 100]));
-    map.insert("a".to_owned(), Value::UInt(1));
-    let file = to_bytes_with(&map, &Config::new().block_size(64)).unwrap();
+    let (map, file) = records_floats_and_one("a");
     let (data, toc) = sections(&file);
     let reader = Reader::from_slice(&file).unwrap();
     assert_eq!(reader.data_len(), data.len() as u64);

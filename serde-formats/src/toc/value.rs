@@ -13,7 +13,7 @@
 use std::fmt;
 
 use serde::de::{Deserialize, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
-use serde::ser::{Serialize, SerializeMap, SerializeSeq, SerializeTuple, Serializer};
+use serde::ser::{Serialize, SerializeTuple, Serializer};
 
 /// The newtype struct name of a MessagePack extension `(type: i8, data: bytes)` in the serde
 /// data model (rmp-serde's `MSGPACK_EXT_STRUCT_NAME`).
@@ -103,12 +103,6 @@ impl From<&str> for Value {
     }
 }
 
-impl From<String> for Value {
-    fn from(v: String) -> Self {
-        Value::Str(v)
-    }
-}
-
 impl From<i64> for Value {
     fn from(v: i64) -> Self {
         if v < 0 {
@@ -119,29 +113,18 @@ impl From<i64> for Value {
     }
 }
 
-impl From<u64> for Value {
-    fn from(v: u64) -> Self {
-        Value::UInt(v)
-    }
+/// `From` for the types a variant holds as they are.
+macro_rules! from_held {
+    ($($ty:ty => $variant:ident),* $(,)?) => {
+        $(impl From<$ty> for Value {
+            fn from(v: $ty) -> Self {
+                Value::$variant(v)
+            }
+        })*
+    };
 }
 
-impl From<f64> for Value {
-    fn from(v: f64) -> Self {
-        Value::F64(v)
-    }
-}
-
-impl From<f32> for Value {
-    fn from(v: f32) -> Self {
-        Value::F32(v)
-    }
-}
-
-impl From<bool> for Value {
-    fn from(v: bool) -> Self {
-        Value::Bool(v)
-    }
-}
+from_held!(String => Str, u64 => UInt, f64 => F64, f32 => F32, bool => Bool);
 
 impl Serialize for Value {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -154,20 +137,9 @@ impl Serialize for Value {
             Value::F64(v) => serializer.serialize_f64(*v),
             Value::Str(v) => serializer.serialize_str(v),
             Value::Bin(v) => serializer.serialize_bytes(v),
-            Value::Array(items) => {
-                let mut seq = serializer.serialize_seq(Some(items.len()))?;
-                for item in items {
-                    seq.serialize_element(item)?;
-                }
-                seq.end()
-            }
-            Value::Map(entries) => {
-                let mut map = serializer.serialize_map(Some(entries.len()))?;
-                for (k, v) in entries {
-                    map.serialize_entry(k, v)?;
-                }
-                map.end()
-            }
+            // Of known lengths: `collect_*` pass the exact length of a slice's iterator.
+            Value::Array(items) => serializer.collect_seq(items),
+            Value::Map(entries) => serializer.collect_map(entries.iter().map(|(k, v)| (k, v))),
             Value::Ext(tag, data) => {
                 serializer.serialize_newtype_struct(EXT_STRUCT_NAME, &ExtPayload(*tag, data))
             }

@@ -30,22 +30,12 @@ fn sfmt() -> Command {
 
 /// Runs `sfmt args`, expecting success; returns stdout and stderr.
 fn ok(args: &[&str]) -> (String, String) {
-    let output = sfmt().args(args).output().unwrap();
-    let stdout = String::from_utf8(output.stdout).unwrap();
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    assert!(output.status.success(), "sfmt {args:?} failed: {stderr}");
-    (stdout, stderr)
+    super::ok_with(sfmt(), args)
 }
 
 /// Runs `sfmt args`, expecting failure with one line on stderr; returns it.
 fn fails(args: &[&str]) -> String {
-    let output = sfmt().args(args).output().unwrap();
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    assert_eq!(output.status.code(), Some(1), "sfmt {args:?}: {stderr}");
-    assert_eq!(stderr.lines().count(), 1, "sfmt {args:?}: {stderr:?}");
-    assert!(stderr.starts_with("error: "), "{stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    stderr.trim_end().to_owned()
+    super::fails_with(sfmt(), args)
 }
 
 /// A map of 12 series of 60 000 f64 (about 6 MB, one series 480 KB) and a few small values.

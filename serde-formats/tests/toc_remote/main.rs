@@ -36,6 +36,20 @@ async fn stored(name: &str, bytes: &[u8]) -> (Arc<FaultStore>, Path) {
     (store, location)
 }
 
+/// A reader, opened with `options`, of `bytes` at `name` of a fresh store (see [`stored`]),
+/// and the store.
+async fn opened(
+    name: &str,
+    bytes: &[u8],
+    options: &RemoteOptions,
+) -> (Arc<FaultStore>, AsyncReader) {
+    let (store, location) = stored(name, bytes).await;
+    let reader = AsyncReader::open_store(store.clone(), location, options)
+        .await
+        .unwrap();
+    (store, reader)
+}
+
 /// Fast retries, for the tests that inject faults.
 fn quick() -> RemoteOptions {
     RemoteOptions::new()
@@ -88,10 +102,7 @@ fn real_a() -> &'static [u8] {
 fn shape_a_small_open_and_one_leaf_in_three_requests_then_cache_hits() {
     block_on(async {
         let file = toc::to_bytes(&shape_a(20, 2000)).unwrap();
-        let (store, location) = stored("a.msglc", &file).await;
-        let reader = AsyncReader::open_store(store.clone(), location, &RemoteOptions::new())
-            .await
-            .unwrap();
+        let (store, reader) = opened("a.msglc", &file, &RemoteOptions::new()).await;
         assert_eq!(reader.size(), file.len() as u64);
         assert_eq!(store.requests(), 2, "the start of the object, then the TOC");
         let x: f64 = reader.get("key0013/1234").await.unwrap();
@@ -153,10 +164,7 @@ fn shape_a_real_size_open_and_one_leaf_within_three_requests_and_256_kib() {
 fn shape_b_open_and_one_record_within_four_requests() {
     let file = toc::to_bytes(&shape_b(1_000_000)).unwrap();
     block_on(async {
-        let (store, location) = stored("b.msglc", &file).await;
-        let reader = AsyncReader::open_store(store.clone(), location, &RemoteOptions::new())
-            .await
-            .unwrap();
+        let (store, reader) = opened("b.msglc", &file, &RemoteOptions::new()).await;
         let name: String = reader.get("500000/name").await.unwrap();
         assert_eq!(name, format!("name-{}", 500_000u64 * 7919 % 100_000));
         eprintln!(
@@ -300,10 +308,7 @@ fn a_member_of_a_combined_file_reads_with_a_few_requests() {
     let other = toc::to_bytes(&shape_b(3000)).unwrap();
     let combined = toc::combine_map(&[("b", &other), ("a", &a)]).unwrap();
     block_on(async {
-        let (store, location) = stored("c.msglc", &combined).await;
-        let reader = AsyncReader::open_store(store.clone(), location, &RemoteOptions::new())
-            .await
-            .unwrap();
+        let (store, reader) = opened("c.msglc", &combined, &RemoteOptions::new()).await;
         let x: f64 = reader.get("a/key0042/17").await.unwrap();
         assert_eq!(x, a_value(42, 17, 2000));
         // Header and TOC of the outer file, of the member, and the block.
@@ -319,10 +324,7 @@ fn a_member_of_a_combined_file_reads_with_a_few_requests() {
 fn get_many_fetches_the_values_together() {
     let file = toc::to_bytes(&shape_b(20_000)).unwrap();
     block_on(async {
-        let (store, location) = stored("b.msglc", &file).await;
-        let reader = AsyncReader::open_store(store.clone(), location, &RemoteOptions::new())
-            .await
-            .unwrap();
+        let (store, reader) = opened("b.msglc", &file, &RemoteOptions::new()).await;
         let opened = store.requests();
         let paths: Vec<String> = (100..140).map(|i| format!("{i}/name")).collect();
         let names: Vec<String> = reader.get_many(&paths).await.unwrap();
@@ -353,10 +355,7 @@ fn progress_is_told_every_byte_received() {
         counter.fetch_add(bytes, Ordering::SeqCst);
     });
     block_on(async {
-        let (store, location) = stored("a.msglc", &file).await;
-        let reader = AsyncReader::open_store(store.clone(), location, &options)
-            .await
-            .unwrap();
+        let (store, reader) = opened("a.msglc", &file, &options).await;
         let _: Vec<f64> = reader.get("key0004").await.unwrap();
         // A body that breaks off is told too, then its retry.
         store.fail_next(&[Fault::BrokenBody]);
@@ -370,11 +369,8 @@ fn progress_is_told_every_byte_received() {
 fn the_cache_stays_within_its_bound_and_refetches_what_it_dropped() {
     let file = toc::to_bytes(&shape_a(20, 2000)).unwrap();
     block_on(async {
-        let (store, location) = stored("a.msglc", &file).await;
         let options = RemoteOptions::new().cache_bytes(20 << 10);
-        let reader = AsyncReader::open_store(store.clone(), location, &options)
-            .await
-            .unwrap();
+        let (store, reader) = opened("a.msglc", &file, &options).await;
         for key in 0..20 {
             let row: Vec<f64> = reader.get(format!("key{key:04}")).await.unwrap();
             assert_eq!(row.len(), 2000);
@@ -396,11 +392,8 @@ fn the_cache_stays_within_its_bound_and_refetches_what_it_dropped() {
 fn concurrent_operations_share_a_small_cache() {
     let file = toc::to_bytes(&shape_a(20, 2000)).unwrap();
     block_on(async {
-        let (store, location) = stored("a.msglc", &file).await;
         let options = RemoteOptions::new().cache_bytes(30 << 10);
-        let reader = AsyncReader::open_store(store, location, &options)
-            .await
-            .unwrap();
+        let (_, reader) = opened("a.msglc", &file, &options).await;
         let gets = (0..60).map(|i| {
             let reader = reader.clone();
             async move {

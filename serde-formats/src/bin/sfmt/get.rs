@@ -177,19 +177,24 @@ fn lookup<R: Read + Seek>(
 /// counts every byte read, re-reads included; D counts each byte of the file once; T is the
 /// whole command's time so far.
 fn stats_line(stats: ReadStats, distinct: u64, size: u64, elapsed: Duration) -> String {
-    let percent = if size == 0 {
-        0.0
-    } else {
-        stats.bytes_read as f64 * 100.0 / size as f64
-    };
     format!(
-        "read {} of {} bytes ({percent:.4}%; {} distinct) in {} reads, {:.3} ms",
+        "read {} of {} bytes ({:.4}%; {} distinct) in {} reads, {:.3} ms",
         thousands(stats.bytes_read),
         thousands(size),
+        percent(stats.bytes_read, size),
         thousands(distinct),
         stats.reads,
         elapsed.as_secs_f64() * 1e3
     )
+}
+
+/// `part` as a percentage of `whole` (0 of nothing), for the `--stats` lines.
+pub fn percent(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        part as f64 * 100.0 / whole as f64
+    }
 }
 
 /// `1234567` as `1,234,567`.

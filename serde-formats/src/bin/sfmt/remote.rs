@@ -102,15 +102,11 @@ pub fn get(reader: &BlockingReader, path: &str) -> Result<toc::Value> {
 /// `read N of M bytes (P%) in R requests, C cache hits, T ms`: what `--stats` prints for a
 /// URL, from the reader's [`ReadStats`].
 pub fn stats_line(stats: ReadStats, size: u64, elapsed: Instant) -> String {
-    let percent = if size == 0 {
-        0.0
-    } else {
-        stats.bytes_read as f64 * 100.0 / size as f64
-    };
     format!(
-        "read {} of {} bytes ({percent:.4}%) in {} requests, {} cache hits, {:.3} ms",
+        "read {} of {} bytes ({:.4}%) in {} requests, {} cache hits, {:.3} ms",
         crate::get::thousands(stats.bytes_read),
         crate::get::thousands(size),
+        crate::get::percent(stats.bytes_read, size),
         stats.reads,
         stats.cache_hits,
         elapsed.elapsed().as_secs_f64() * 1e3

@@ -339,13 +339,20 @@ mod tests {
         RemoteSource::new(cache, attempt, 1000, 2, gap)
     }
 
-    #[test]
-    fn reads_hit_within_and_across_entries_and_miss_outside() {
+    /// A large cache holding `entries`, each `(offset, byte, length)`: `length` times `byte`.
+    fn cache_of(entries: &[(u64, u8, usize)]) -> RangeCache {
         let mut cache = RangeCache::new(1 << 20);
         let op = cache.begin();
-        cache.insert(100, Bytes::from(vec![1u8; 100]), op);
-        cache.insert(200, Bytes::from(vec![2u8; 50]), op);
+        for &(offset, byte, len) in entries {
+            cache.insert(offset, Bytes::from(vec![byte; len]), op);
+        }
         cache.end(op);
+        cache
+    }
+
+    #[test]
+    fn reads_hit_within_and_across_entries_and_miss_outside() {
+        let cache = cache_of(&[(100, 1, 100), (200, 2, 50)]);
         let attempt = Attempt::default();
         let src = source(&cache, &attempt, 0);
         assert_eq!(&*src.read_at(110, 10).unwrap(), &[1u8; 10]);
@@ -362,10 +369,7 @@ mod tests {
 
     #[test]
     fn misses_stretch_to_neighbours_within_the_gap() {
-        let mut cache = RangeCache::new(1 << 20);
-        let op = cache.begin();
-        cache.insert(0, Bytes::from(vec![0u8; 50]), op);
-        cache.insert(300, Bytes::from(vec![0u8; 50]), op);
+        let cache = cache_of(&[(0, 0, 50), (300, 0, 50)]);
         let attempt = Attempt::default();
         let src = source(&cache, &attempt, 40);
         assert!(src.read_at(60, 10).is_err());

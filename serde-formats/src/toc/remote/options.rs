@@ -121,13 +121,6 @@ impl RemoteOptions {
         self
     }
 
-    /// Sets [`allow_http`](Self::allow_http).
-    #[must_use]
-    pub fn allow_http(mut self, allow: bool) -> Self {
-        self.allow_http = allow;
-        self
-    }
-
     /// Adds one of the [`store_options`](Self::store_options).
     #[must_use]
     pub fn store_option(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
@@ -147,66 +140,31 @@ impl RemoteOptions {
         self
     }
 
-    /// Sets [`cache_bytes`](Self::cache_bytes).
-    #[must_use]
-    pub fn cache_bytes(mut self, bytes: usize) -> Self {
-        self.cache_bytes = bytes;
-        self
-    }
-
-    /// Sets [`coalesce_gap`](Self::coalesce_gap).
-    #[must_use]
-    pub fn coalesce_gap(mut self, bytes: usize) -> Self {
-        self.coalesce_gap = bytes;
-        self
-    }
-
-    /// Sets [`first_request_bytes`](Self::first_request_bytes).
-    #[must_use]
-    pub fn first_request_bytes(mut self, bytes: usize) -> Self {
-        self.first_request_bytes = bytes;
-        self
-    }
-
-    /// Sets [`request_timeout`](Self::request_timeout).
-    #[must_use]
-    pub fn request_timeout(mut self, timeout: Duration) -> Self {
-        self.request_timeout = timeout;
-        self
-    }
-
-    /// Sets [`max_retries`](Self::max_retries).
-    #[must_use]
-    pub fn max_retries(mut self, retries: usize) -> Self {
-        self.max_retries = retries;
-        self
-    }
-
-    /// Sets [`retry_backoff`](Self::retry_backoff).
-    #[must_use]
-    pub fn retry_backoff(mut self, backoff: Duration) -> Self {
-        self.retry_backoff = backoff;
-        self
-    }
-
-    /// Sets [`max_backoff`](Self::max_backoff).
-    #[must_use]
-    pub fn max_backoff(mut self, backoff: Duration) -> Self {
-        self.max_backoff = backoff;
-        self
+    setters! {
+        /// Sets [`allow_http`](Self::allow_http).
+        allow_http(allow: bool);
+        /// Sets [`cache_bytes`](Self::cache_bytes).
+        cache_bytes(bytes: usize);
+        /// Sets [`coalesce_gap`](Self::coalesce_gap).
+        coalesce_gap(bytes: usize);
+        /// Sets [`first_request_bytes`](Self::first_request_bytes).
+        first_request_bytes(bytes: usize);
+        /// Sets [`request_timeout`](Self::request_timeout).
+        request_timeout(timeout: Duration);
+        /// Sets [`max_retries`](Self::max_retries).
+        max_retries(retries: usize);
+        /// Sets [`retry_backoff`](Self::retry_backoff).
+        retry_backoff(backoff: Duration);
+        /// Sets [`max_backoff`](Self::max_backoff).
+        max_backoff(backoff: Duration);
+        /// Sets [`config`](Self::config).
+        config(config: crate::toc::Config);
     }
 
     /// Sets [`concurrency`](Self::concurrency) (at least 1).
     #[must_use]
     pub fn concurrency(mut self, requests: usize) -> Self {
         self.concurrency = requests.max(1);
-        self
-    }
-
-    /// Sets [`config`](Self::config).
-    #[must_use]
-    pub fn config(mut self, config: crate::toc::Config) -> Self {
-        self.config = config;
         self
     }
 

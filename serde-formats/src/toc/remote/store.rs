@@ -46,57 +46,42 @@ pub(super) fn locate(url: &str, options: &RemoteOptions) -> Result<Located> {
     let retry = retry_config(options);
     let plain_http = scheme == ObjectStoreScheme::Http || environment_allows_http(&scheme, options);
     let client = client_options(options, plain_http);
+    // The builders share no trait: one body gives each the options' retries, client and
+    // store options (after its URL and endpoint, so that a store option has the last word).
+    macro_rules! build {
+        ($builder:expr, $key:ty) => {{
+            let mut builder = $builder.with_retry(retry).with_client_options(client);
+            for (key, value) in &options.store_options {
+                let key: $key = key.parse().map_err(store_error)?;
+                builder = builder.with_config(key, value);
+            }
+            Arc::new(builder.build().map_err(store_error)?)
+        }};
+    }
     let store: Arc<dyn ObjectStore> = match scheme {
         ObjectStoreScheme::AmazonS3 => {
-            let mut builder = AmazonS3Builder::from_env()
-                .with_url(url)
-                .with_retry(retry)
-                .with_client_options(client);
+            let mut builder = AmazonS3Builder::from_env().with_url(url);
             if let Some(endpoint) = &options.endpoint {
                 builder = builder.with_endpoint(endpoint);
             }
-            for (key, value) in &options.store_options {
-                let key: AmazonS3ConfigKey = key.parse().map_err(store_error)?;
-                builder = builder.with_config(key, value);
-            }
-            Arc::new(builder.build().map_err(store_error)?)
+            build!(builder, AmazonS3ConfigKey)
         }
         ObjectStoreScheme::GoogleCloudStorage => {
-            let mut builder = GoogleCloudStorageBuilder::from_env()
-                .with_url(url)
-                .with_retry(retry)
-                .with_client_options(client);
-            for (key, value) in &options.store_options {
-                let key: GoogleConfigKey = key.parse().map_err(store_error)?;
-                builder = builder.with_config(key, value);
-            }
-            Arc::new(builder.build().map_err(store_error)?)
+            build!(
+                GoogleCloudStorageBuilder::from_env().with_url(url),
+                GoogleConfigKey
+            )
         }
         ObjectStoreScheme::MicrosoftAzure => {
-            let mut builder = MicrosoftAzureBuilder::from_env()
-                .with_url(url)
-                .with_retry(retry)
-                .with_client_options(client);
+            let mut builder = MicrosoftAzureBuilder::from_env().with_url(url);
             if let Some(endpoint) = &options.endpoint {
                 builder = builder.with_endpoint(endpoint.clone());
             }
-            for (key, value) in &options.store_options {
-                let key: AzureConfigKey = key.parse().map_err(store_error)?;
-                builder = builder.with_config(key, value);
-            }
-            Arc::new(builder.build().map_err(store_error)?)
+            build!(builder, AzureConfigKey)
         }
         ObjectStoreScheme::Http => {
             let origin = &parsed[..url::Position::BeforePath];
-            let mut builder = HttpBuilder::new()
-                .with_url(origin)
-                .with_retry(retry)
-                .with_client_options(client);
-            for (key, value) in &options.store_options {
-                let key: ClientConfigKey = key.parse().map_err(store_error)?;
-                builder = builder.with_config(key, value);
-            }
-            Arc::new(builder.build().map_err(store_error)?)
+            build!(HttpBuilder::new().with_url(origin), ClientConfigKey)
         }
         _ => {
             return Err(bad(
