@@ -119,6 +119,8 @@
 //! `[i128::MIN, i128::MAX]`) and a DeltaOfDelta value, delta or delta of delta outside `i64`
 //! are [`ErrorKind::EncodeOverflow`].
 
+#[macro_use]
+mod column_type;
 pub mod bool_rle;
 mod decoder;
 pub mod delta_of_delta;
