@@ -112,9 +112,7 @@ impl FieldArgs {
     pub fn parse_into(&mut self, cx: &Ctxt, attr: &syn::Attribute) {
         let result = attr.parse_nested_meta(|meta| {
             let name = path_name(&meta.path);
-            let duplicate = |cx: &Ctxt| {
-                cx.error_spanned_by(&meta.path, format_args!("duplicate columnar argument `{name}`"))
-            };
+            let path = &meta.path;
             match name.as_str() {
                 "strategy" => {
                     let lit: LitStr = meta.value()?.parse()?;
@@ -133,10 +131,7 @@ impl FieldArgs {
                             return Ok(());
                         }
                     };
-                    if self.strategy.is_some() {
-                        duplicate(cx);
-                    }
-                    self.strategy = Some((strategy, lit));
+                    set_once(cx, path, &name, &mut self.strategy, (strategy, lit));
                 }
                 "class" => {
                     let lit: LitStr = meta.value()?.parse()?;
@@ -151,10 +146,7 @@ impl FieldArgs {
                             return Ok(());
                         }
                     };
-                    if self.class.is_some() {
-                        duplicate(cx);
-                    }
-                    self.class = Some((class, lit));
+                    set_once(cx, path, &name, &mut self.class, (class, lit));
                 }
                 "optional" | "skip" => {
                     let slot = if name == "optional" {
@@ -162,10 +154,7 @@ impl FieldArgs {
                     } else {
                         &mut self.skip
                     };
-                    if slot.is_some() {
-                        duplicate(cx);
-                    }
-                    *slot = Some(meta.path.clone());
+                    set_once(cx, path, &name, slot, meta.path.clone());
                     if meta.input.peek(Token![=]) {
                         cx.error_spanned_by(&meta.path, format_args!("`{name}` takes no value"));
                         return skip_value(&meta);
@@ -175,10 +164,7 @@ impl FieldArgs {
                     let lit: LitInt = meta.value()?.parse()?;
                     match lit.base10_parse::<u64>() {
                         Ok(index) => {
-                            if self.index.is_some() {
-                                duplicate(cx);
-                            }
-                            self.index = Some((index, lit));
+                            set_once(cx, path, &name, &mut self.index, (index, lit));
                         }
                         Err(_) => cx.error_spanned_by(&lit, "index must be an unsigned integer"),
                     }
@@ -199,10 +185,7 @@ impl FieldArgs {
                     } else {
                         None
                     };
-                    if self.borrow.is_some() {
-                        duplicate(cx);
-                    }
-                    self.borrow = Some(BorrowArg {
+                    set_once(cx, path, &name, &mut self.borrow, BorrowArg {
                         path: meta.path.clone(),
                         lifetimes,
                     });
@@ -211,10 +194,7 @@ impl FieldArgs {
                     let lit: LitStr = meta.value()?.parse()?;
                     match lit.parse::<Type>() {
                         Ok(ty) => {
-                            if self.iter.is_some() {
-                                duplicate(cx);
-                            }
-                            self.iter = Some((ty, lit));
+                            set_once(cx, path, &name, &mut self.iter, (ty, lit));
                         }
                         Err(_) => cx.error_spanned_by(&lit, "`iter` must name a row type, e.g. \"Row\""),
                     }
@@ -235,6 +215,15 @@ impl FieldArgs {
             cx.syn_error(err);
         }
     }
+}
+
+/// Stores the value of field argument `name`, reporting it when it was given already (the
+/// last one is kept, so checks further on see one value).
+fn set_once<T>(cx: &Ctxt, path: &syn::Path, name: &str, slot: &mut Option<T>, value: T) {
+    if slot.is_some() {
+        cx.error_spanned_by(path, format_args!("duplicate columnar argument `{name}`"));
+    }
+    *slot = Some(value);
 }
 
 fn parse_lifetimes(lit: &LitStr) -> syn::Result<Vec<syn::Lifetime>> {
