@@ -72,15 +72,15 @@ pub trait Codec<'r, T: ?Sized> {
     type Encoder: ColumnEncoder<'r, T>;
 }
 
-/// The column encoder of a codec whose encoder is not generic (DeltaRle, BoolRle,
-/// DeltaOfDelta): it feeds each value of `T` to the codec's encoder through `push`, and the
-/// strategy's [`Codec`] impl names it.
+/// The column encoders of the codecs whose encoder is not generic (DeltaRle, BoolRle,
+/// DeltaOfDelta): each feeds the values of `T` to the codec's encoder through `push`, and
+/// the strategy's [`Codec`] impl names it.
 macro_rules! column_encoder {
-    (
+    ($(
         $(#[$doc:meta])*
         $name:ident($encoder:ident) for $strategy:ident, T: $bound:ident,
         push: |$value:ident| $push:expr;
-    ) => {
+    )*) => {$(
         $(#[$doc])*
         #[derive(Debug)]
         pub struct $name<T>($encoder, PhantomData<fn(T)>);
@@ -104,7 +104,7 @@ macro_rules! column_encoder {
         impl<'r, T: $bound + 'r> Codec<'r, T> for $strategy {
             type Encoder = $name<T>;
         }
-    };
+    )*};
 }
 
 macro_rules! column_iter {
@@ -220,12 +220,21 @@ impl<'de, T: Clone + Deserialize<'de>> CodecDe<'de, T> for Rle {
     }
 }
 
-// ---- DeltaRle ----
+// ---- DeltaRle, BoolRle and DeltaOfDelta encoders ----
 
+// The BoolRle encoder and its `Codec` impl are generic over the element type too (only `bool`
+// is `BoolRleable`), so that a field of another type is reported once, by the derive's
+// `T: BoolRleable` bound.
 column_encoder! {
     /// Encoder of [`DeltaRle`] columns.
     DeltaRleColumnEncoder(DeltaRleEncoder) for DeltaRle, T: DeltaRleable, push: |value| value;
+    /// Encoder of [`BoolRle`] columns.
+    BoolRleColumnEncoder(BoolRleEncoder) for BoolRle, T: BoolRleable, push: |value| &value.to_bool();
+    /// Encoder of [`DeltaOfDelta`] columns.
+    DeltaOfDeltaColumnEncoder(DeltaOfDeltaEncoder) for DeltaOfDelta, T: DeltaOfDeltable, push: |value| value;
 }
+
+// ---- DeltaRle ----
 
 impl<'de, T: DeltaRleable> CodecDe<'de, T> for DeltaRle {
     type Iter = DeltaRleIter<'de, T>;
@@ -239,14 +248,6 @@ impl<'de, T: DeltaRleable> CodecDe<'de, T> for DeltaRle {
 }
 
 // ---- BoolRle ----
-
-// The encoder and its `Codec` impl are generic over the element type (only `bool` is
-// `BoolRleable`), so that a field of another type is reported once, by the derive's
-// `T: BoolRleable` bound.
-column_encoder! {
-    /// Encoder of [`BoolRle`] columns.
-    BoolRleColumnEncoder(BoolRleEncoder) for BoolRle, T: BoolRleable, push: |value| &value.to_bool();
-}
 
 /// The streaming decoder of a [`BoolRle`] column of `T`.
 #[derive(Debug)]
@@ -282,11 +283,6 @@ impl<'de, T: BoolRleable> CodecDe<'de, T> for BoolRle {
 }
 
 // ---- DeltaOfDelta ----
-
-column_encoder! {
-    /// Encoder of [`DeltaOfDelta`] columns.
-    DeltaOfDeltaColumnEncoder(DeltaOfDeltaEncoder) for DeltaOfDelta, T: DeltaOfDeltable, push: |value| value;
-}
 
 impl<'de, T: DeltaOfDeltable> CodecDe<'de, T> for DeltaOfDelta {
     type Iter = DeltaOfDeltaIter<'de, T>;

@@ -1,6 +1,8 @@
 //! `#[columnar(...)]` arguments parsed into typed values.
 
+use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
+use syn::parse::Parse;
 use syn::{Ident, LitInt, LitStr, Token, Type};
 
 use super::ctxt::Ctxt;
@@ -114,40 +116,26 @@ impl FieldArgs {
             let name = path_name(&meta.path);
             let path = &meta.path;
             match name.as_str() {
-                "strategy" => {
-                    let lit: LitStr = meta.value()?.parse()?;
-                    let strategy = match lit.value().as_str() {
-                        "Rle" => Strategy::Rle,
-                        "DeltaRle" => Strategy::DeltaRle,
-                        "BoolRle" => Strategy::BoolRle,
-                        "DeltaOfDelta" => Strategy::DeltaOfDelta,
-                        other => {
-                            cx.error_spanned_by(
-                                &lit,
-                                format_args!(
-                                    "unknown strategy `{other}`; expected one of \"Rle\", \"DeltaRle\", \"BoolRle\", \"DeltaOfDelta\""
-                                ),
-                            );
-                            return Ok(());
-                        }
-                    };
-                    set_once(cx, path, &name, &mut self.strategy, (strategy, lit));
-                }
-                "class" => {
-                    let lit: LitStr = meta.value()?.parse()?;
-                    let class = match lit.value().as_str() {
-                        "vec" => Class::Vec,
-                        "map" => Class::Map,
-                        other => {
-                            cx.error_spanned_by(
-                                &lit,
-                                format_args!("unknown class `{other}`; expected \"vec\" or \"map\""),
-                            );
-                            return Ok(());
-                        }
-                    };
-                    set_once(cx, path, &name, &mut self.class, (class, lit));
-                }
+                "strategy" => literal_arg(cx, &meta, &name, &mut self.strategy, |lit: &LitStr| {
+                    match lit.value().as_str() {
+                        "Rle" => Ok(Strategy::Rle),
+                        "DeltaRle" => Ok(Strategy::DeltaRle),
+                        "BoolRle" => Ok(Strategy::BoolRle),
+                        "DeltaOfDelta" => Ok(Strategy::DeltaOfDelta),
+                        other => Err(format!(
+                            "unknown strategy `{other}`; expected one of \"Rle\", \"DeltaRle\", \"BoolRle\", \"DeltaOfDelta\""
+                        )),
+                    }
+                })?,
+                "class" => literal_arg(cx, &meta, &name, &mut self.class, |lit: &LitStr| {
+                    match lit.value().as_str() {
+                        "vec" => Ok(Class::Vec),
+                        "map" => Ok(Class::Map),
+                        other => Err(format!(
+                            "unknown class `{other}`; expected \"vec\" or \"map\""
+                        )),
+                    }
+                })?,
                 "optional" | "skip" => {
                     let slot = if name == "optional" {
                         &mut self.optional
@@ -160,15 +148,10 @@ impl FieldArgs {
                         return skip_value(&meta);
                     }
                 }
-                "index" => {
-                    let lit: LitInt = meta.value()?.parse()?;
-                    match lit.base10_parse::<u64>() {
-                        Ok(index) => {
-                            set_once(cx, path, &name, &mut self.index, (index, lit));
-                        }
-                        Err(_) => cx.error_spanned_by(&lit, "index must be an unsigned integer"),
-                    }
-                }
+                "index" => literal_arg(cx, &meta, &name, &mut self.index, |lit: &LitInt| {
+                    lit.base10_parse()
+                        .map_err(|_| "index must be an unsigned integer".to_owned())
+                })?,
                 "borrow" => {
                     let lifetimes = if meta.input.peek(Token![=]) {
                         let lit: LitStr = meta.value()?.parse()?;
@@ -190,15 +173,10 @@ impl FieldArgs {
                         lifetimes,
                     });
                 }
-                "iter" => {
-                    let lit: LitStr = meta.value()?.parse()?;
-                    match lit.parse::<Type>() {
-                        Ok(ty) => {
-                            set_once(cx, path, &name, &mut self.iter, (ty, lit));
-                        }
-                        Err(_) => cx.error_spanned_by(&lit, "`iter` must name a row type, e.g. \"Row\""),
-                    }
-                }
+                "iter" => literal_arg(cx, &meta, &name, &mut self.iter, |lit: &LitStr| {
+                    lit.parse()
+                        .map_err(|_| "`iter` must name a row type, e.g. \"Row\"".to_owned())
+                })?,
                 _ => {
                     cx.error_spanned_by(
                         &meta.path,
@@ -224,6 +202,23 @@ fn set_once<T>(cx: &Ctxt, path: &syn::Path, name: &str, slot: &mut Option<T>, va
         cx.error_spanned_by(path, format_args!("duplicate columnar argument `{name}`"));
     }
     *slot = Some(value);
+}
+
+/// Reads `= literal` for field argument `name` and stores `(value, literal)` in `slot`, the
+/// value made by `convert`; a literal that `convert` rejects is reported with its message.
+fn literal_arg<L: Parse + ToTokens, T>(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    name: &str,
+    slot: &mut Option<(T, L)>,
+    convert: impl FnOnce(&L) -> Result<T, String>,
+) -> syn::Result<()> {
+    let lit: L = meta.value()?.parse()?;
+    match convert(&lit) {
+        Ok(value) => set_once(cx, &meta.path, name, slot, (value, lit)),
+        Err(message) => cx.error_spanned_by(&lit, message),
+    }
+    Ok(())
 }
 
 fn parse_lifetimes(lit: &LitStr) -> syn::Result<Vec<syn::Lifetime>> {
