@@ -7,48 +7,17 @@ use super::append_output;
 use crate::wire::{write_zigzag_i64, Reader};
 use crate::{Error, ErrorKind, Result};
 
-/// Element types of a DeltaOfDelta column: every integer type whose values fit `i64`.
-///
-/// Implement it for a newtype to store it with DeltaOfDelta; `to_i64` returning `None` makes
-/// the encoder fail with [`ErrorKind::EncodeOverflow`].
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be stored with strategy `DeltaOfDelta`",
-    label = "`DeltaOfDelta` takes integers within `i64`",
-    note = "use `strategy = \"Rle\"` or no strategy for other types"
-)]
-pub trait DeltaOfDeltable: Copy {
-    /// The value as an `i64`, `None` when it does not fit.
-    fn to_i64(self) -> Option<i64>;
-    /// The value for `value`, `None` when it is out of range.
-    fn from_i64(value: i64) -> Option<Self>;
-}
-
-macro_rules! delta_of_deltable {
-    ($($ty:ty),*) => {$(
-        impl DeltaOfDeltable for $ty {
-            #[inline]
-            fn to_i64(self) -> Option<i64> {
-                i64::try_from(self).ok()
-            }
-            #[inline]
-            fn from_i64(value: i64) -> Option<Self> {
-                <$ty>::try_from(value).ok()
-            }
-        }
-    )*};
-}
-
-delta_of_deltable!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i128, isize);
-
-impl DeltaOfDeltable for i64 {
-    #[inline]
-    fn to_i64(self) -> Option<i64> {
-        Some(self)
-    }
-    #[inline]
-    fn from_i64(value: i64) -> Option<Self> {
-        Some(value)
-    }
+integer_element! {
+    /// Element types of a DeltaOfDelta column: every integer type whose values fit `i64`.
+    ///
+    /// Implement it for a newtype to store it with DeltaOfDelta; `to_i64` returning `None` makes
+    /// the encoder fail with [`ErrorKind::EncodeOverflow`].
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` cannot be stored with strategy `DeltaOfDelta`",
+        label = "`DeltaOfDelta` takes integers within `i64`",
+        note = "use `strategy = \"Rle\"` or no strategy for other types"
+    )]
+    pub trait DeltaOfDeltable: i64 { to_i64, from_i64 }
 }
 
 /// The payload widths of the five non-zero classes, with their biases, smallest first.

@@ -7,48 +7,17 @@ use super::{append_output, read_run_header, reserve_run, AnyRleEncoder, RunHeade
 use crate::wire::Reader;
 use crate::{Error, ErrorKind, Result};
 
-/// Element types of a DeltaRle column: every integer type and `bool` (as 0 / 1).
-///
-/// Implement it for a newtype to store it with DeltaRle; `to_i128` returning `None` makes the
-/// encoder fail with [`ErrorKind::EncodeOverflow`].
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be stored with strategy `DeltaRle`",
-    label = "`DeltaRle` takes integers and `bool`",
-    note = "use `strategy = \"Rle\"` or no strategy for other types"
-)]
-pub trait DeltaRleable: Copy {
-    /// The value as an `i128`, `None` when it does not fit.
-    fn to_i128(self) -> Option<i128>;
-    /// The value for `value`, `None` when it is out of range.
-    fn from_i128(value: i128) -> Option<Self>;
-}
-
-macro_rules! delta_rleable {
-    ($($ty:ty),*) => {$(
-        impl DeltaRleable for $ty {
-            #[inline]
-            fn to_i128(self) -> Option<i128> {
-                i128::try_from(self).ok()
-            }
-            #[inline]
-            fn from_i128(value: i128) -> Option<Self> {
-                <$ty>::try_from(value).ok()
-            }
-        }
-    )*};
-}
-
-delta_rleable!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, isize);
-
-impl DeltaRleable for i128 {
-    #[inline]
-    fn to_i128(self) -> Option<i128> {
-        Some(self)
-    }
-    #[inline]
-    fn from_i128(value: i128) -> Option<Self> {
-        Some(value)
-    }
+integer_element! {
+    /// Element types of a DeltaRle column: every integer type and `bool` (as 0 / 1).
+    ///
+    /// Implement it for a newtype to store it with DeltaRle; `to_i128` returning `None` makes the
+    /// encoder fail with [`ErrorKind::EncodeOverflow`].
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` cannot be stored with strategy `DeltaRle`",
+        label = "`DeltaRle` takes integers and `bool`",
+        note = "use `strategy = \"Rle\"` or no strategy for other types"
+    )]
+    pub trait DeltaRleable: i128 { to_i128, from_i128 }
 }
 
 impl DeltaRleable for bool {

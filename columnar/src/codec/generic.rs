@@ -208,7 +208,9 @@ mod tests {
     use serde::{Deserialize, Serialize};
 
     use super::*;
-    use crate::codec::test_support::{assert_prefixes, assert_rejects, hex, via_serde, EntryPoint};
+    use crate::codec::test_support::{
+        assert_prefixes, assert_rejects, entry_points, hex, EntryPoint,
+    };
     use crate::ErrorKind;
 
     #[test]
@@ -242,14 +244,8 @@ mod tests {
 
     #[test]
     fn rejects_hostile_inputs() {
-        let entry_points: [EntryPoint<u32>; 4] = [
-            ("decode", &|b| decode::<u32>(b)),
-            ("iter", &|b| GenericIter::new(b).collect()),
-            ("column", &|b| {
-                GenericColumn::<u32>::decode(b).map(|c| c.data)
-            }),
-            ("serde", &|b| via_serde(b, |c: GenericColumn<u32>| c.data)),
-        ];
+        let entry_points: [EntryPoint<u32>; 4] =
+            entry_points!(decode::<u32>, GenericIter, GenericColumn<u32>);
         let table: &[(&str, ErrorKind, u64)] = &[
             // no count at all
             ("", ErrorKind::UnexpectedEnd, 0),
