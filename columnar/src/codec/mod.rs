@@ -372,6 +372,26 @@ pub(crate) mod test_support {
         assert_eq!((err.kind(), err.offset()), (kind, Some(offset)), "{err}");
     }
 
+    /// Runs of `u64`s: both ends of the range, small values and any.
+    pub(crate) fn u64_runs() -> impl Strategy<Value = Vec<u64>> {
+        runs_of(prop_oneof![
+            Just(0u64),
+            Just(u64::MAX),
+            0u64..5,
+            any::<u64>()
+        ])
+    }
+
+    /// Runs of `i64`s: both ends of the range, small values around 0 and any.
+    pub(crate) fn i64_runs() -> impl Strategy<Value = Vec<i64>> {
+        runs_of(prop_oneof![
+            Just(i64::MIN),
+            Just(i64::MAX),
+            -3i64..3,
+            any::<i64>()
+        ])
+    }
+
     /// The four decoding entry points of a codec, for [`assert_rejects`]: the bulk `decode`,
     /// the streaming iterator `$iter`, and the column type's `decode` and serde impl.
     macro_rules! entry_points {
