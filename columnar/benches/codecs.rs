@@ -3,6 +3,7 @@
 //! same for both sides, so the reported rates compare directly.
 
 use std::hint::black_box;
+use std::ops::AddAssign;
 
 use columnar::codec::{bool_rle, delta_of_delta, delta_rle, generic, rle};
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
@@ -16,57 +17,58 @@ fn rng() -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(0xc0de)
 }
 
-/// Categorical values in runs of 1 ..= 8.
-fn runs_u32() -> Vec<u32> {
+/// `N` values in runs of 1 ..= `max_run`, each run's value from `next_value` (drawn before
+/// its length).
+fn runs<T: Clone>(max_run: usize, mut next_value: impl FnMut(&mut ChaCha8Rng) -> T) -> Vec<T> {
     let mut rng = rng();
     let mut out = Vec::with_capacity(N);
     while out.len() < N {
-        let value = rng.random_range(0..16u32);
-        let len = rng.random_range(1..=8usize).min(N - out.len());
+        let value = next_value(&mut rng);
+        let len = rng.random_range(1..=max_run).min(N - out.len());
         out.extend(std::iter::repeat_n(value, len));
     }
     out
+}
+
+/// Categorical values in runs of 1 ..= 8.
+fn runs_u32() -> Vec<u32> {
+    runs(8, |rng| rng.random_range(0..16u32))
+}
+
+/// `N` running sums from `value`, each step drawn by `step`.
+fn walk<T: Copy + AddAssign>(mut value: T, mut step: impl FnMut(&mut ChaCha8Rng) -> T) -> Vec<T> {
+    let mut rng = rng();
+    (0..N)
+        .map(|_| {
+            value += step(&mut rng);
+            value
+        })
+        .collect()
 }
 
 /// Increasing ids, mostly +1.
 fn ids_u64() -> Vec<u64> {
-    let mut rng = rng();
-    let mut id = 1_000_000u64;
-    (0..N)
-        .map(|_| {
-            id += if rng.random_bool(0.9) {
-                1
-            } else {
-                rng.random_range(2..100)
-            };
-            id
-        })
-        .collect()
+    walk(1_000_000u64, |rng| {
+        if rng.random_bool(0.9) {
+            1
+        } else {
+            rng.random_range(2..100)
+        }
+    })
 }
 
-/// Booleans in runs of 1 ..= 32.
+/// Booleans in runs of 1 ..= 32, alternating.
 fn flags() -> Vec<bool> {
-    let mut rng = rng();
-    let mut out = Vec::with_capacity(N);
-    let mut value = false;
-    while out.len() < N {
-        let len = rng.random_range(1..=32usize).min(N - out.len());
-        out.extend(std::iter::repeat_n(value, len));
+    let mut value = true;
+    runs(32, |_| {
         value = !value;
-    }
-    out
+        value
+    })
 }
 
 /// Millisecond timestamps, ~100 ms apart with jitter.
 fn timestamps() -> Vec<i64> {
-    let mut rng = rng();
-    let mut t = 1_700_000_000_000i64;
-    (0..N)
-        .map(|_| {
-            t += 100 + rng.random_range(-5..=5);
-            t
-        })
-        .collect()
+    walk(1_700_000_000_000i64, |rng| 100 + rng.random_range(-5..=5))
 }
 
 /// Uniform u64 values, for the Generic codec.
@@ -86,122 +88,55 @@ fn group<'a>(
     group
 }
 
-fn bench_rle(c: &mut Criterion) {
-    let values = runs_u32();
-    let bytes = rle::encode(&values).unwrap();
-    let mut g = group(c, "rle_u32", 4);
-    g.bench_function("encode/columnar", |b| {
-        b.iter(|| rle::encode(black_box(&values)).unwrap())
-    });
-    g.bench_function("encode/serde_columnar", |b| {
-        b.iter(|| {
-            let mut encoder = serde_columnar::AnyRleEncoder::<u32>::new();
-            for value in black_box(&values) {
-                encoder.append(value).unwrap();
-            }
-            encoder.finish().unwrap()
-        })
-    });
-    g.bench_function("decode/columnar", |b| {
-        b.iter(|| rle::decode::<u32>(black_box(&bytes)).unwrap())
-    });
-    g.bench_function("decode/serde_columnar", |b| {
-        b.iter(|| {
-            serde_columnar::AnyRleDecoder::<u32>::new(black_box(&bytes))
-                .decode()
-                .unwrap()
-        })
-    });
-    g.finish();
+/// Defines `$bench`: our codec module's `encode` and `decode` on values `$t` next to
+/// serde_columnar's encoder, fed one value at a time (`$append` is the argument of `append`
+/// for `&$t`), and its decoder. A macro because serde_columnar's encoders share method names
+/// but no trait.
+macro_rules! bench_codec {
+    ($bench:ident, $group:literal, $codec:ident::<$t:ty>, $values:expr,
+     peer: $encoder:expr, |$value:ident| $append:expr, |$bytes:ident| $peer_decode:expr) => {
+        fn $bench(c: &mut Criterion) {
+            let values: Vec<$t> = $values;
+            let bytes = $codec::encode(&values).unwrap();
+            let mut g = group(c, $group, size_of::<$t>());
+            g.bench_function("encode/columnar", |b| {
+                b.iter(|| $codec::encode(black_box(&values)).unwrap())
+            });
+            g.bench_function("encode/serde_columnar", |b| {
+                b.iter(|| {
+                    let mut encoder = $encoder;
+                    for $value in black_box(&values) {
+                        encoder.append($append).unwrap();
+                    }
+                    encoder.finish().unwrap()
+                })
+            });
+            g.bench_function("decode/columnar", |b| {
+                b.iter(|| -> Vec<$t> { $codec::decode(black_box(&bytes)).unwrap() })
+            });
+            g.bench_function("decode/serde_columnar", |b| {
+                b.iter(|| {
+                    let $bytes = black_box(&bytes);
+                    $peer_decode
+                })
+            });
+            g.finish();
+        }
+    };
 }
 
-fn bench_delta_rle(c: &mut Criterion) {
-    let values = ids_u64();
-    let bytes = delta_rle::encode(&values).unwrap();
-    let mut g = group(c, "delta_rle_u64", 8);
-    g.bench_function("encode/columnar", |b| {
-        b.iter(|| delta_rle::encode(black_box(&values)).unwrap())
-    });
-    g.bench_function("encode/serde_columnar", |b| {
-        b.iter(|| {
-            let mut encoder = serde_columnar::DeltaRleEncoder::new();
-            for value in black_box(&values) {
-                encoder.append(*value).unwrap();
-            }
-            encoder.finish().unwrap()
-        })
-    });
-    g.bench_function("decode/columnar", |b| {
-        b.iter(|| delta_rle::decode::<u64>(black_box(&bytes)).unwrap())
-    });
-    g.bench_function("decode/serde_columnar", |b| {
-        b.iter(|| {
-            serde_columnar::DeltaRleDecoder::<u64>::new(black_box(&bytes))
-                .decode()
-                .unwrap()
-        })
-    });
-    g.finish();
-}
-
-fn bench_bool_rle(c: &mut Criterion) {
-    let values = flags();
-    let bytes = bool_rle::encode(&values).unwrap();
-    let mut g = group(c, "bool_rle", 1);
-    g.bench_function("encode/columnar", |b| {
-        b.iter(|| bool_rle::encode(black_box(&values)).unwrap())
-    });
-    g.bench_function("encode/serde_columnar", |b| {
-        b.iter(|| {
-            let mut encoder = serde_columnar::BoolRleEncoder::new();
-            for value in black_box(&values) {
-                encoder.append(*value).unwrap();
-            }
-            encoder.finish().unwrap()
-        })
-    });
-    g.bench_function("decode/columnar", |b| {
-        b.iter(|| bool_rle::decode(black_box(&bytes)).unwrap())
-    });
-    g.bench_function("decode/serde_columnar", |b| {
-        b.iter(|| {
-            serde_columnar::BoolRleDecoder::new(black_box(&bytes))
-                .decode()
-                .unwrap()
-        })
-    });
-    g.finish();
-}
-
-fn bench_delta_of_delta(c: &mut Criterion) {
-    let values = timestamps();
-    let bytes = delta_of_delta::encode(&values).unwrap();
-    let mut g = group(c, "delta_of_delta_i64", 8);
-    g.bench_function("encode/columnar", |b| {
-        b.iter(|| delta_of_delta::encode(black_box(&values)).unwrap())
-    });
-    g.bench_function("encode/serde_columnar", |b| {
-        b.iter(|| {
-            let mut encoder = serde_columnar::DeltaOfDeltaEncoder::new();
-            for value in black_box(&values) {
-                encoder.append(*value).unwrap();
-            }
-            encoder.finish().unwrap()
-        })
-    });
-    g.bench_function("decode/columnar", |b| {
-        b.iter(|| delta_of_delta::decode::<i64>(black_box(&bytes)).unwrap())
-    });
-    g.bench_function("decode/serde_columnar", |b| {
-        b.iter(|| {
-            serde_columnar::DeltaOfDeltaDecoder::<i64>::new(black_box(&bytes))
-                .unwrap()
-                .decode()
-                .unwrap()
-        })
-    });
-    g.finish();
-}
+bench_codec!(bench_rle, "rle_u32", rle::<u32>, runs_u32(),
+    peer: serde_columnar::AnyRleEncoder::<u32>::new(), |value| value,
+    |bytes| serde_columnar::AnyRleDecoder::<u32>::new(bytes).decode().unwrap());
+bench_codec!(bench_delta_rle, "delta_rle_u64", delta_rle::<u64>, ids_u64(),
+    peer: serde_columnar::DeltaRleEncoder::new(), |value| *value,
+    |bytes| serde_columnar::DeltaRleDecoder::<u64>::new(bytes).decode().unwrap());
+bench_codec!(bench_bool_rle, "bool_rle", bool_rle::<bool>, flags(),
+    peer: serde_columnar::BoolRleEncoder::new(), |value| *value,
+    |bytes| serde_columnar::BoolRleDecoder::new(bytes).decode().unwrap());
+bench_codec!(bench_delta_of_delta, "delta_of_delta_i64", delta_of_delta::<i64>, timestamps(),
+    peer: serde_columnar::DeltaOfDeltaEncoder::new(), |value| *value,
+    |bytes| serde_columnar::DeltaOfDeltaDecoder::<i64>::new(bytes).unwrap().decode().unwrap());
 
 fn bench_generic(c: &mut Criterion) {
     let values = random_u64();

@@ -416,6 +416,37 @@ where
     }
 }
 
+/// A container value read from the columns of a container sequence.
+pub(crate) trait FromColumns<'de>: Sized {
+    /// What the sequence is, for serde's "invalid type" errors.
+    const EXPECTING: &'static str;
+
+    /// Reads the value from the columns.
+    fn from_columns<A: SeqAccess<'de>>(
+        columns: &mut ColumnsReader<'de, A>,
+    ) -> std::result::Result<Self, A::Error>;
+}
+
+/// Deserializes a container `T` from a sequence of columns: the one serde visitor of every
+/// container wrapper.
+pub(crate) fn deserialize_columns<'de, T, D>(deserializer: D) -> std::result::Result<T, D::Error>
+where
+    T: FromColumns<'de>,
+    D: Deserializer<'de>,
+{
+    struct ColumnsVisitor<T>(PhantomData<fn() -> T>);
+    impl<'de, T: FromColumns<'de>> Visitor<'de> for ColumnsVisitor<T> {
+        type Value = T;
+        fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+            formatter.write_str(T::EXPECTING)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> std::result::Result<T, A::Error> {
+            T::from_columns(&mut ColumnsReader::new(seq))
+        }
+    }
+    deserializer.deserialize_seq(ColumnsVisitor(PhantomData))
+}
+
 /// A `class = "vec"` field on its way in.
 pub struct VecContainerDe<R, C>(pub C, PhantomData<fn() -> R>);
 
@@ -426,28 +457,23 @@ impl<R, C> Wrapper for VecContainerDe<R, C> {
     }
 }
 
+impl<'de, R: DecodeRows<'de>, C: FromIterator<R>> FromColumns<'de> for VecContainerDe<R, C> {
+    const EXPECTING: &'static str = "a vec container";
+    fn from_columns<A: SeqAccess<'de>>(
+        columns: &mut ColumnsReader<'de, A>,
+    ) -> std::result::Result<Self, A::Error> {
+        let rows = R::decode_rows(columns)?;
+        Ok(VecContainerDe(rows.into_iter().collect(), PhantomData))
+    }
+}
+
 impl<'de, R, C> Deserialize<'de> for VecContainerDe<R, C>
 where
     R: DecodeRows<'de> + VecRow,
     C: FromIterator<R>,
 {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
-        struct ContainerVisitor<R, C>(PhantomData<fn() -> (R, C)>);
-        impl<'de, R: DecodeRows<'de>, C: FromIterator<R>> Visitor<'de> for ContainerVisitor<R, C> {
-            type Value = VecContainerDe<R, C>;
-            fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
-                formatter.write_str("a vec container")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(
-                self,
-                seq: A,
-            ) -> std::result::Result<Self::Value, A::Error> {
-                let mut columns = ColumnsReader::new(seq);
-                let rows = R::decode_rows(&mut columns)?;
-                Ok(VecContainerDe(rows.into_iter().collect(), PhantomData))
-            }
-        }
-        deserializer.deserialize_seq(ContainerVisitor(PhantomData))
+        deserialize_columns(deserializer)
     }
 }
 
@@ -461,6 +487,25 @@ impl<K, R, C> Wrapper for MapContainerDe<K, R, C> {
     }
 }
 
+impl<'de, K, R, C> FromColumns<'de> for MapContainerDe<K, R, C>
+where
+    K: Deserialize<'de>,
+    R: DecodeRows<'de>,
+    C: FromIterator<(K, R)>,
+{
+    const EXPECTING: &'static str = "a map container";
+    fn from_columns<A: SeqAccess<'de>>(
+        columns: &mut ColumnsReader<'de, A>,
+    ) -> std::result::Result<Self, A::Error> {
+        let keys: Vec<K> = columns.keys()?;
+        let rows = R::decode_rows(columns)?;
+        Ok(MapContainerDe(
+            keys.into_iter().zip(rows).collect(),
+            PhantomData,
+        ))
+    }
+}
+
 impl<'de, K, R, C> Deserialize<'de> for MapContainerDe<K, R, C>
 where
     K: Deserialize<'de>,
@@ -468,31 +513,7 @@ where
     C: FromIterator<(K, R)>,
 {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
-        struct ContainerVisitor<K, R, C>(PhantomData<MapContainerDe<K, R, C>>);
-        impl<'de, K, R, C> Visitor<'de> for ContainerVisitor<K, R, C>
-        where
-            K: Deserialize<'de>,
-            R: DecodeRows<'de>,
-            C: FromIterator<(K, R)>,
-        {
-            type Value = MapContainerDe<K, R, C>;
-            fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
-                formatter.write_str("a map container")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(
-                self,
-                seq: A,
-            ) -> std::result::Result<Self::Value, A::Error> {
-                let mut columns = ColumnsReader::new(seq);
-                let keys: Vec<K> = columns.keys()?;
-                let rows = R::decode_rows(&mut columns)?;
-                Ok(MapContainerDe(
-                    keys.into_iter().zip(rows).collect(),
-                    PhantomData,
-                ))
-            }
-        }
-        deserializer.deserialize_seq(ContainerVisitor(PhantomData))
+        deserialize_columns(deserializer)
     }
 }
 

@@ -175,6 +175,21 @@ fn variant_for(kind: ErrorKind) -> fn(ErrorDetail) -> Error {
     }
 }
 
+/// Matches `$error` against the variants that carry an [`ErrorDetail`] (bound to `$detail`)
+/// and the others: the one list of those variants, for every accessor of the payload.
+macro_rules! match_detail {
+    ($error:expr, $detail:ident => $with:expr, $other:pat => $without:expr) => {
+        match $error {
+            Error::SerializeError($detail)
+            | Error::ColumnarEncodeError($detail)
+            | Error::ColumnarDecodeError($detail)
+            | Error::RleEncodeError($detail)
+            | Error::RleDecodeError($detail) => $with,
+            $other => $without,
+        }
+    };
+}
+
 impl Error {
     #[cold]
     fn build(kind: ErrorKind, offset: Option<u64>, message: Option<Box<str>>) -> Self {
@@ -211,38 +226,17 @@ impl Error {
 
     /// The payload of the variants that have one.
     pub fn detail(&self) -> Option<&ErrorDetail> {
-        match self {
-            Error::SerializeError(detail)
-            | Error::ColumnarEncodeError(detail)
-            | Error::ColumnarDecodeError(detail)
-            | Error::RleEncodeError(detail)
-            | Error::RleDecodeError(detail) => Some(detail),
-            _ => None,
-        }
+        match_detail!(self, detail => Some(detail), _ => None)
     }
 
     fn detail_mut(&mut self) -> Option<&mut ErrorImpl> {
-        match self {
-            Error::SerializeError(detail)
-            | Error::ColumnarEncodeError(detail)
-            | Error::ColumnarDecodeError(detail)
-            | Error::RleEncodeError(detail)
-            | Error::RleDecodeError(detail) => Some(&mut detail.inner),
-            _ => None,
-        }
+        match_detail!(self, detail => Some(&mut detail.inner), _ => None)
     }
 
     /// Moves the payload into another variant (e.g. a codec's "fewer than n values").
     #[must_use]
     pub(crate) fn into_variant(self, variant: fn(ErrorDetail) -> Error) -> Self {
-        match self {
-            Error::SerializeError(detail)
-            | Error::ColumnarEncodeError(detail)
-            | Error::ColumnarDecodeError(detail)
-            | Error::RleEncodeError(detail)
-            | Error::RleDecodeError(detail) => variant(detail),
-            other => other,
-        }
+        match_detail!(self, detail => variant(detail), other => other)
     }
 
     /// What went wrong. The variants without a payload report [`ErrorKind::Io`]

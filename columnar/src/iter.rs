@@ -10,14 +10,11 @@
 //! its container was read with, so rows decoded after the deserializer is gone still report
 //! offsets in the whole input and keep to its depth limit.
 
-use std::fmt;
-use std::marker::PhantomData;
-
-use serde::de::{SeqAccess, Visitor};
+use serde::de::SeqAccess;
 use serde::{Deserialize, Deserializer};
 
 use crate::column::{ColumnIter, Wrapper};
-use crate::container::ColumnsReader;
+use crate::container::{deserialize_columns, ColumnsReader, FromColumns};
 use crate::{wire, Error, ErrorKind, Result};
 
 pub use crate::codec::{AnyRleIter, BoolRleIter, DeltaOfDeltaIter, DeltaRleIter, GenericIter};
@@ -55,23 +52,18 @@ impl<I> Wrapper for IterContainer<I> {
     }
 }
 
+impl<'de, I: IterRows<'de>> FromColumns<'de> for IterContainer<I> {
+    const EXPECTING: &'static str = "a vec container";
+    fn from_columns<A: SeqAccess<'de>>(
+        columns: &mut ColumnsReader<'de, A>,
+    ) -> std::result::Result<Self, A::Error> {
+        I::iter_rows(columns).map(IterContainer)
+    }
+}
+
 impl<'de, I: IterRows<'de>> Deserialize<'de> for IterContainer<I> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
-        struct ContainerVisitor<I>(PhantomData<fn() -> I>);
-        impl<'de, I: IterRows<'de>> Visitor<'de> for ContainerVisitor<I> {
-            type Value = IterContainer<I>;
-            fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
-                formatter.write_str("a vec container")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(
-                self,
-                seq: A,
-            ) -> std::result::Result<Self::Value, A::Error> {
-                let mut columns = ColumnsReader::new(seq);
-                I::iter_rows(&mut columns).map(IterContainer)
-            }
-        }
-        deserializer.deserialize_seq(ContainerVisitor(PhantomData))
+        deserialize_columns(deserializer)
     }
 }
 

@@ -72,6 +72,41 @@ pub trait Codec<'r, T: ?Sized> {
     type Encoder: ColumnEncoder<'r, T>;
 }
 
+/// The column encoders of the codecs whose encoder is not generic (DeltaRle, BoolRle,
+/// DeltaOfDelta): each feeds the values of `T` to the codec's encoder through `push`, and
+/// the strategy's [`Codec`] impl names it.
+macro_rules! column_encoder {
+    ($(
+        $(#[$doc:meta])*
+        $name:ident($encoder:ident) for $strategy:ident, T: $bound:ident,
+        push: |$value:ident| $push:expr;
+    )*) => {$(
+        $(#[$doc])*
+        #[derive(Debug)]
+        pub struct $name<T>($encoder, PhantomData<fn(T)>);
+
+        impl<T> Default for $name<T> {
+            fn default() -> Self {
+                $name($encoder::default(), PhantomData)
+            }
+        }
+
+        impl<'r, T: $bound + 'r> ColumnEncoder<'r, T> for $name<T> {
+            #[inline]
+            fn push(&mut self, $value: &'r T) -> Result<()> {
+                self.0.push($push)
+            }
+            fn finish(self) -> Result<Vec<u8>> {
+                self.0.finish()
+            }
+        }
+
+        impl<'r, T: $bound + 'r> Codec<'r, T> for $strategy {
+            type Encoder = $name<T>;
+        }
+    )*};
+}
+
 macro_rules! column_iter {
     ($($iter:ty => $value:ty, [$($generics:tt)*] $(where $($bound:tt)*)?;)*) => {$(
         impl<$($generics)*> ColumnIter<$value> for $iter $(where $($bound)*)? {
@@ -185,31 +220,21 @@ impl<'de, T: Clone + Deserialize<'de>> CodecDe<'de, T> for Rle {
     }
 }
 
+// ---- DeltaRle, BoolRle and DeltaOfDelta encoders ----
+
+// The BoolRle encoder and its `Codec` impl are generic over the element type too (only `bool`
+// is `BoolRleable`), so that a field of another type is reported once, by the derive's
+// `T: BoolRleable` bound.
+column_encoder! {
+    /// Encoder of [`DeltaRle`] columns.
+    DeltaRleColumnEncoder(DeltaRleEncoder) for DeltaRle, T: DeltaRleable, push: |value| value;
+    /// Encoder of [`BoolRle`] columns.
+    BoolRleColumnEncoder(BoolRleEncoder) for BoolRle, T: BoolRleable, push: |value| &value.to_bool();
+    /// Encoder of [`DeltaOfDelta`] columns.
+    DeltaOfDeltaColumnEncoder(DeltaOfDeltaEncoder) for DeltaOfDelta, T: DeltaOfDeltable, push: |value| value;
+}
+
 // ---- DeltaRle ----
-
-/// Encoder of [`DeltaRle`] columns.
-#[derive(Debug)]
-pub struct DeltaRleColumnEncoder<T>(DeltaRleEncoder, PhantomData<fn(T)>);
-
-impl<T> Default for DeltaRleColumnEncoder<T> {
-    fn default() -> Self {
-        DeltaRleColumnEncoder(DeltaRleEncoder::default(), PhantomData)
-    }
-}
-
-impl<'r, T: DeltaRleable + 'r> ColumnEncoder<'r, T> for DeltaRleColumnEncoder<T> {
-    #[inline]
-    fn push(&mut self, value: &'r T) -> Result<()> {
-        self.0.push(value)
-    }
-    fn finish(self) -> Result<Vec<u8>> {
-        self.0.finish()
-    }
-}
-
-impl<'r, T: DeltaRleable + 'r> Codec<'r, T> for DeltaRle {
-    type Encoder = DeltaRleColumnEncoder<T>;
-}
 
 impl<'de, T: DeltaRleable> CodecDe<'de, T> for DeltaRle {
     type Iter = DeltaRleIter<'de, T>;
@@ -223,32 +248,6 @@ impl<'de, T: DeltaRleable> CodecDe<'de, T> for DeltaRle {
 }
 
 // ---- BoolRle ----
-
-/// Encoder of [`BoolRle`] columns.
-#[derive(Debug)]
-pub struct BoolRleColumnEncoder<T>(BoolRleEncoder, PhantomData<fn(T)>);
-
-impl<T> Default for BoolRleColumnEncoder<T> {
-    fn default() -> Self {
-        BoolRleColumnEncoder(BoolRleEncoder::default(), PhantomData)
-    }
-}
-
-impl<'r, T: BoolRleable + 'r> ColumnEncoder<'r, T> for BoolRleColumnEncoder<T> {
-    #[inline]
-    fn push(&mut self, value: &'r T) -> Result<()> {
-        self.0.push(&value.to_bool())
-    }
-    fn finish(self) -> Result<Vec<u8>> {
-        self.0.finish()
-    }
-}
-
-// Generic over the element type (only `bool` is `BoolRleable`), so that a field of another
-// type is reported once, by the derive's `T: BoolRleable` bound.
-impl<'r, T: BoolRleable + 'r> Codec<'r, T> for BoolRle {
-    type Encoder = BoolRleColumnEncoder<T>;
-}
 
 /// The streaming decoder of a [`BoolRle`] column of `T`.
 #[derive(Debug)]
@@ -284,30 +283,6 @@ impl<'de, T: BoolRleable> CodecDe<'de, T> for BoolRle {
 }
 
 // ---- DeltaOfDelta ----
-
-/// Encoder of [`DeltaOfDelta`] columns.
-#[derive(Debug)]
-pub struct DeltaOfDeltaColumnEncoder<T>(DeltaOfDeltaEncoder, PhantomData<fn(T)>);
-
-impl<T> Default for DeltaOfDeltaColumnEncoder<T> {
-    fn default() -> Self {
-        DeltaOfDeltaColumnEncoder(DeltaOfDeltaEncoder::default(), PhantomData)
-    }
-}
-
-impl<'r, T: DeltaOfDeltable + 'r> ColumnEncoder<'r, T> for DeltaOfDeltaColumnEncoder<T> {
-    #[inline]
-    fn push(&mut self, value: &'r T) -> Result<()> {
-        self.0.push(value)
-    }
-    fn finish(self) -> Result<Vec<u8>> {
-        self.0.finish()
-    }
-}
-
-impl<'r, T: DeltaOfDeltable + 'r> Codec<'r, T> for DeltaOfDelta {
-    type Encoder = DeltaOfDeltaColumnEncoder<T>;
-}
 
 impl<'de, T: DeltaOfDeltable> CodecDe<'de, T> for DeltaOfDelta {
     type Iter = DeltaOfDeltaIter<'de, T>;

@@ -1,6 +1,8 @@
 //! `#[columnar(...)]` arguments parsed into typed values.
 
+use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
+use syn::parse::Parse;
 use syn::{Ident, LitInt, LitStr, Token, Type};
 
 use super::ctxt::Ctxt;
@@ -112,77 +114,44 @@ impl FieldArgs {
     pub fn parse_into(&mut self, cx: &Ctxt, attr: &syn::Attribute) {
         let result = attr.parse_nested_meta(|meta| {
             let name = path_name(&meta.path);
-            let duplicate = |cx: &Ctxt| {
-                cx.error_spanned_by(&meta.path, format_args!("duplicate columnar argument `{name}`"))
-            };
+            let path = &meta.path;
             match name.as_str() {
-                "strategy" => {
-                    let lit: LitStr = meta.value()?.parse()?;
-                    let strategy = match lit.value().as_str() {
-                        "Rle" => Strategy::Rle,
-                        "DeltaRle" => Strategy::DeltaRle,
-                        "BoolRle" => Strategy::BoolRle,
-                        "DeltaOfDelta" => Strategy::DeltaOfDelta,
-                        other => {
-                            cx.error_spanned_by(
-                                &lit,
-                                format_args!(
-                                    "unknown strategy `{other}`; expected one of \"Rle\", \"DeltaRle\", \"BoolRle\", \"DeltaOfDelta\""
-                                ),
-                            );
-                            return Ok(());
-                        }
-                    };
-                    if self.strategy.is_some() {
-                        duplicate(cx);
+                "strategy" => literal_arg(cx, &meta, &name, &mut self.strategy, |lit: &LitStr| {
+                    match lit.value().as_str() {
+                        "Rle" => Ok(Strategy::Rle),
+                        "DeltaRle" => Ok(Strategy::DeltaRle),
+                        "BoolRle" => Ok(Strategy::BoolRle),
+                        "DeltaOfDelta" => Ok(Strategy::DeltaOfDelta),
+                        other => Err(format!(
+                            "unknown strategy `{other}`; expected one of \"Rle\", \"DeltaRle\", \"BoolRle\", \"DeltaOfDelta\""
+                        )),
                     }
-                    self.strategy = Some((strategy, lit));
-                }
-                "class" => {
-                    let lit: LitStr = meta.value()?.parse()?;
-                    let class = match lit.value().as_str() {
-                        "vec" => Class::Vec,
-                        "map" => Class::Map,
-                        other => {
-                            cx.error_spanned_by(
-                                &lit,
-                                format_args!("unknown class `{other}`; expected \"vec\" or \"map\""),
-                            );
-                            return Ok(());
-                        }
-                    };
-                    if self.class.is_some() {
-                        duplicate(cx);
+                })?,
+                "class" => literal_arg(cx, &meta, &name, &mut self.class, |lit: &LitStr| {
+                    match lit.value().as_str() {
+                        "vec" => Ok(Class::Vec),
+                        "map" => Ok(Class::Map),
+                        other => Err(format!(
+                            "unknown class `{other}`; expected \"vec\" or \"map\""
+                        )),
                     }
-                    self.class = Some((class, lit));
-                }
+                })?,
                 "optional" | "skip" => {
                     let slot = if name == "optional" {
                         &mut self.optional
                     } else {
                         &mut self.skip
                     };
-                    if slot.is_some() {
-                        duplicate(cx);
-                    }
-                    *slot = Some(meta.path.clone());
+                    set_once(cx, path, &name, slot, meta.path.clone());
                     if meta.input.peek(Token![=]) {
                         cx.error_spanned_by(&meta.path, format_args!("`{name}` takes no value"));
                         return skip_value(&meta);
                     }
                 }
-                "index" => {
-                    let lit: LitInt = meta.value()?.parse()?;
-                    match lit.base10_parse::<u64>() {
-                        Ok(index) => {
-                            if self.index.is_some() {
-                                duplicate(cx);
-                            }
-                            self.index = Some((index, lit));
-                        }
-                        Err(_) => cx.error_spanned_by(&lit, "index must be an unsigned integer"),
-                    }
-                }
+                "index" => literal_arg(cx, &meta, &name, &mut self.index, |lit: &LitInt| {
+                    lit.base10_parse()
+                        .map_err(|_| "index must be an unsigned integer".to_owned())
+                })?,
                 "borrow" => {
                     let lifetimes = if meta.input.peek(Token![=]) {
                         let lit: LitStr = meta.value()?.parse()?;
@@ -199,26 +168,15 @@ impl FieldArgs {
                     } else {
                         None
                     };
-                    if self.borrow.is_some() {
-                        duplicate(cx);
-                    }
-                    self.borrow = Some(BorrowArg {
+                    set_once(cx, path, &name, &mut self.borrow, BorrowArg {
                         path: meta.path.clone(),
                         lifetimes,
                     });
                 }
-                "iter" => {
-                    let lit: LitStr = meta.value()?.parse()?;
-                    match lit.parse::<Type>() {
-                        Ok(ty) => {
-                            if self.iter.is_some() {
-                                duplicate(cx);
-                            }
-                            self.iter = Some((ty, lit));
-                        }
-                        Err(_) => cx.error_spanned_by(&lit, "`iter` must name a row type, e.g. \"Row\""),
-                    }
-                }
+                "iter" => literal_arg(cx, &meta, &name, &mut self.iter, |lit: &LitStr| {
+                    lit.parse()
+                        .map_err(|_| "`iter` must name a row type, e.g. \"Row\"".to_owned())
+                })?,
                 _ => {
                     cx.error_spanned_by(
                         &meta.path,
@@ -235,6 +193,32 @@ impl FieldArgs {
             cx.syn_error(err);
         }
     }
+}
+
+/// Stores the value of field argument `name`, reporting it when it was given already (the
+/// last one is kept, so checks further on see one value).
+fn set_once<T>(cx: &Ctxt, path: &syn::Path, name: &str, slot: &mut Option<T>, value: T) {
+    if slot.is_some() {
+        cx.error_spanned_by(path, format_args!("duplicate columnar argument `{name}`"));
+    }
+    *slot = Some(value);
+}
+
+/// Reads `= literal` for field argument `name` and stores `(value, literal)` in `slot`, the
+/// value made by `convert`; a literal that `convert` rejects is reported with its message.
+fn literal_arg<L: Parse + ToTokens, T>(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    name: &str,
+    slot: &mut Option<(T, L)>,
+    convert: impl FnOnce(&L) -> Result<T, String>,
+) -> syn::Result<()> {
+    let lit: L = meta.value()?.parse()?;
+    match convert(&lit) {
+        Ok(value) => set_once(cx, &meta.path, name, slot, (value, lit)),
+        Err(message) => cx.error_spanned_by(&lit, message),
+    }
+    Ok(())
 }
 
 fn parse_lifetimes(lit: &LitStr) -> syn::Result<Vec<syn::Lifetime>> {

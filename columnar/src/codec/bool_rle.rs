@@ -355,7 +355,7 @@ mod tests {
 
     use super::*;
     use crate::codec::test_support::{
-        assert_prefixes, assert_rejects, hex, stream_agrees_with_bulk, via_serde, EntryPoint,
+        assert_prefixes, assert_rejects, entry_points, hex, stream_agrees_with_bulk, EntryPoint,
     };
 
     /// Golden vectors written by hand from `docs/spec/columnar.md` §5.4; the first rows are the
@@ -402,12 +402,7 @@ mod tests {
 
     #[test]
     fn rejects_hostile_inputs() {
-        let entry_points: [EntryPoint<bool>; 4] = [
-            ("decode", &decode),
-            ("iter", &|b| BoolRleIter::new(b).collect()),
-            ("column", &|b| BoolRleColumn::decode(b).map(|c| c.data)),
-            ("serde", &|b| via_serde(b, |c: BoolRleColumn| c.data)),
-        ];
+        let entry_points: [EntryPoint<bool>; 4] = entry_points!(decode, BoolRleIter, BoolRleColumn);
         let table: &[(&str, ErrorKind, u64)] = &[
             // a count of 0 after the first
             ("02 00", ErrorKind::ZeroRunCount, 1),

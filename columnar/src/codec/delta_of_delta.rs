@@ -3,54 +3,21 @@
 
 use std::marker::PhantomData;
 
-use serde::{Deserialize, Serialize};
-
-use super::{append_output, serde_glue};
+use super::append_output;
 use crate::wire::{write_zigzag_i64, Reader};
 use crate::{Error, ErrorKind, Result};
 
-/// Element types of a DeltaOfDelta column: every integer type whose values fit `i64`.
-///
-/// Implement it for a newtype to store it with DeltaOfDelta; `to_i64` returning `None` makes
-/// the encoder fail with [`ErrorKind::EncodeOverflow`].
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be stored with strategy `DeltaOfDelta`",
-    label = "`DeltaOfDelta` takes integers within `i64`",
-    note = "use `strategy = \"Rle\"` or no strategy for other types"
-)]
-pub trait DeltaOfDeltable: Copy {
-    /// The value as an `i64`, `None` when it does not fit.
-    fn to_i64(self) -> Option<i64>;
-    /// The value for `value`, `None` when it is out of range.
-    fn from_i64(value: i64) -> Option<Self>;
-}
-
-macro_rules! delta_of_deltable {
-    ($($ty:ty),*) => {$(
-        impl DeltaOfDeltable for $ty {
-            #[inline]
-            fn to_i64(self) -> Option<i64> {
-                i64::try_from(self).ok()
-            }
-            #[inline]
-            fn from_i64(value: i64) -> Option<Self> {
-                <$ty>::try_from(value).ok()
-            }
-        }
-    )*};
-}
-
-delta_of_deltable!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i128, isize);
-
-impl DeltaOfDeltable for i64 {
-    #[inline]
-    fn to_i64(self) -> Option<i64> {
-        Some(self)
-    }
-    #[inline]
-    fn from_i64(value: i64) -> Option<Self> {
-        Some(value)
-    }
+integer_element! {
+    /// Element types of a DeltaOfDelta column: every integer type whose values fit `i64`.
+    ///
+    /// Implement it for a newtype to store it with DeltaOfDelta; `to_i64` returning `None` makes
+    /// the encoder fail with [`ErrorKind::EncodeOverflow`].
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` cannot be stored with strategy `DeltaOfDelta`",
+        label = "`DeltaOfDelta` takes integers within `i64`",
+        note = "use `strategy = \"Rle\"` or no strategy for other types"
+    )]
+    pub trait DeltaOfDeltable: i64 { to_i64, from_i64 }
 }
 
 /// The payload widths of the five non-zero classes, with their biases, smallest first.
@@ -249,8 +216,9 @@ struct Bits<'de> {
 }
 
 impl<'de> Bits<'de> {
-    /// Parses head and trailer, validating the trailer against the data.
-    fn parse(bytes: &'de [u8], base: usize) -> Result<(Option<i64>, Bits<'de>)> {
+    /// Reads the head (option tag, then the first value) and the trailer byte (the bits used
+    /// in the last data byte). Returns them with the trailer's offset and a reader at the data.
+    fn read_header(bytes: &'de [u8], base: usize) -> Result<(Option<i64>, u8, usize, Reader<'de>)> {
         let mut reader = Reader::with_base(bytes, base);
         let tag_at = reader.offset();
         let head = match reader.read_u8()? {
@@ -260,6 +228,12 @@ impl<'de> Bits<'de> {
         };
         let trailer_at = reader.offset();
         let used_in_last = reader.read_u8()?;
+        Ok((head, used_in_last, trailer_at, reader))
+    }
+
+    /// Parses head and trailer, validating the trailer against the data.
+    fn parse(bytes: &'de [u8], base: usize) -> Result<(Option<i64>, Bits<'de>)> {
+        let (head, used_in_last, trailer_at, reader) = Bits::read_header(bytes, base)?;
         let data = reader.rest();
         let data_offset = reader.offset();
         let bad_header = || Error::at(ErrorKind::BadHeader, trailer_at as u64);
@@ -298,15 +272,7 @@ impl<'de> Bits<'de> {
     /// [`super::DeltaOfDeltaDecoder`]): the trailer is checked when the column ends, against
     /// the bits actually read. Returns the head, the bits and the trailer byte.
     fn parse_prefix(bytes: &'de [u8], base: usize) -> Result<(Option<i64>, Bits<'de>, u8)> {
-        let mut reader = Reader::with_base(bytes, base);
-        let tag_at = reader.offset();
-        let head = match reader.read_u8()? {
-            0 => None,
-            1 => Some(reader.read_zigzag_i64()?),
-            _ => return Err(Error::at(ErrorKind::BadTag, tag_at as u64)),
-        };
-        let trailer_at = reader.offset();
-        let used_in_last = reader.read_u8()?;
+        let (head, used_in_last, trailer_at, reader) = Bits::read_header(bytes, base)?;
         if used_in_last > 8 {
             return Err(Error::at(ErrorKind::BadHeader, trailer_at as u64));
         }
@@ -618,69 +584,12 @@ impl<T: DeltaOfDeltable> DeltaOfDeltaIter<'_, T> {
 
 impl<T: DeltaOfDeltable> std::iter::FusedIterator for DeltaOfDeltaIter<'_, T> {}
 
-/// A column stored with the DeltaOfDelta codec; serializes as a byte string of [`encode`]'s
-/// output.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct DeltaOfDeltaColumn<T> {
-    /// The values, one per row.
-    pub data: Vec<T>,
-}
-
-impl<T> DeltaOfDeltaColumn<T> {
-    /// A column holding `data`.
-    pub fn new(data: Vec<T>) -> Self {
-        DeltaOfDeltaColumn { data }
-    }
-
-    /// The number of values.
-    pub fn len(&self) -> usize {
-        self.data.len()
-    }
-
-    /// Whether the column has no values.
-    pub fn is_empty(&self) -> bool {
-        self.data.is_empty()
-    }
-}
-
-impl<T: DeltaOfDeltable> DeltaOfDeltaColumn<T> {
-    /// The codec output for this column.
-    ///
-    /// # Errors
-    /// As [`encode`].
-    pub fn encode(&self) -> Result<Vec<u8>> {
-        encode(&self.data)
-    }
-
-    /// Decodes a column from codec output.
-    ///
-    /// # Errors
-    /// As [`decode`].
-    pub fn decode(bytes: &[u8]) -> Result<Self> {
-        decode(bytes).map(DeltaOfDeltaColumn::new)
-    }
-}
-
-impl<T> From<Vec<T>> for DeltaOfDeltaColumn<T> {
-    fn from(data: Vec<T>) -> Self {
-        DeltaOfDeltaColumn { data }
-    }
-}
-
-impl<T: DeltaOfDeltable> Serialize for DeltaOfDeltaColumn<T> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serde_glue::serialize_column(self.encode(), serializer)
-    }
-}
-
-impl<'de, T: DeltaOfDeltable> Deserialize<'de> for DeltaOfDeltaColumn<T> {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        serde_glue::deserialize_column(
-            deserializer,
-            "a DeltaOfDelta column",
-            DeltaOfDeltaColumn::decode,
-        )
-    }
+column_type! {
+    /// A column stored with the DeltaOfDelta codec; serializes as a byte string of [`encode`]'s
+    /// output.
+    DeltaOfDeltaColumn, "a DeltaOfDelta column",
+    encode where [T: DeltaOfDeltable],
+    decode where [T: DeltaOfDeltable],
 }
 
 #[cfg(test)]

@@ -3,54 +3,21 @@
 
 use std::marker::PhantomData;
 
-use serde::{Deserialize, Serialize};
-
-use super::{append_output, read_run_header, reserve_run, serde_glue, AnyRleEncoder, RunHeader};
+use super::{append_output, read_run_header, reserve_run, AnyRleEncoder, RunHeader};
 use crate::wire::Reader;
 use crate::{Error, ErrorKind, Result};
 
-/// Element types of a DeltaRle column: every integer type and `bool` (as 0 / 1).
-///
-/// Implement it for a newtype to store it with DeltaRle; `to_i128` returning `None` makes the
-/// encoder fail with [`ErrorKind::EncodeOverflow`].
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be stored with strategy `DeltaRle`",
-    label = "`DeltaRle` takes integers and `bool`",
-    note = "use `strategy = \"Rle\"` or no strategy for other types"
-)]
-pub trait DeltaRleable: Copy {
-    /// The value as an `i128`, `None` when it does not fit.
-    fn to_i128(self) -> Option<i128>;
-    /// The value for `value`, `None` when it is out of range.
-    fn from_i128(value: i128) -> Option<Self>;
-}
-
-macro_rules! delta_rleable {
-    ($($ty:ty),*) => {$(
-        impl DeltaRleable for $ty {
-            #[inline]
-            fn to_i128(self) -> Option<i128> {
-                i128::try_from(self).ok()
-            }
-            #[inline]
-            fn from_i128(value: i128) -> Option<Self> {
-                <$ty>::try_from(value).ok()
-            }
-        }
-    )*};
-}
-
-delta_rleable!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, isize);
-
-impl DeltaRleable for i128 {
-    #[inline]
-    fn to_i128(self) -> Option<i128> {
-        Some(self)
-    }
-    #[inline]
-    fn from_i128(value: i128) -> Option<Self> {
-        Some(value)
-    }
+integer_element! {
+    /// Element types of a DeltaRle column: every integer type and `bool` (as 0 / 1).
+    ///
+    /// Implement it for a newtype to store it with DeltaRle; `to_i128` returning `None` makes the
+    /// encoder fail with [`ErrorKind::EncodeOverflow`].
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` cannot be stored with strategy `DeltaRle`",
+        label = "`DeltaRle` takes integers and `bool`",
+        note = "use `strategy = \"Rle\"` or no strategy for other types"
+    )]
+    pub trait DeltaRleable: i128 { to_i128, from_i128 }
 }
 
 impl DeltaRleable for bool {
@@ -473,65 +440,12 @@ impl<T: DeltaRleable> Iterator for DeltaRleIter<'_, T> {
 
 impl<T: DeltaRleable> std::iter::FusedIterator for DeltaRleIter<'_, T> {}
 
-/// A column stored with the DeltaRle codec; serializes as a byte string of [`encode`]'s
-/// output.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct DeltaRleColumn<T> {
-    /// The values, one per row.
-    pub data: Vec<T>,
-}
-
-impl<T> DeltaRleColumn<T> {
-    /// A column holding `data`.
-    pub fn new(data: Vec<T>) -> Self {
-        DeltaRleColumn { data }
-    }
-
-    /// The number of values.
-    pub fn len(&self) -> usize {
-        self.data.len()
-    }
-
-    /// Whether the column has no values.
-    pub fn is_empty(&self) -> bool {
-        self.data.is_empty()
-    }
-}
-
-impl<T: DeltaRleable> DeltaRleColumn<T> {
-    /// The codec output for this column.
-    ///
-    /// # Errors
-    /// As [`encode`].
-    pub fn encode(&self) -> Result<Vec<u8>> {
-        encode(&self.data)
-    }
-
-    /// Decodes a column from codec output.
-    ///
-    /// # Errors
-    /// As [`decode`].
-    pub fn decode(bytes: &[u8]) -> Result<Self> {
-        decode(bytes).map(DeltaRleColumn::new)
-    }
-}
-
-impl<T> From<Vec<T>> for DeltaRleColumn<T> {
-    fn from(data: Vec<T>) -> Self {
-        DeltaRleColumn { data }
-    }
-}
-
-impl<T: DeltaRleable> Serialize for DeltaRleColumn<T> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serde_glue::serialize_column(self.encode(), serializer)
-    }
-}
-
-impl<'de, T: DeltaRleable> Deserialize<'de> for DeltaRleColumn<T> {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        serde_glue::deserialize_column(deserializer, "a DeltaRle column", DeltaRleColumn::decode)
-    }
+column_type! {
+    /// A column stored with the DeltaRle codec; serializes as a byte string of [`encode`]'s
+    /// output.
+    DeltaRleColumn, "a DeltaRle column",
+    encode where [T: DeltaRleable],
+    decode where [T: DeltaRleable],
 }
 
 #[cfg(test)]

@@ -5,7 +5,6 @@ use std::marker::PhantomData;
 
 use serde::{Deserialize, Serialize};
 
-use super::serde_glue;
 use crate::wire::{self, write_varint_usize, Deserializer};
 use crate::Result;
 
@@ -196,66 +195,11 @@ impl<'de, T: Deserialize<'de>> Iterator for GenericIter<'de, T> {
 
 impl<'de, T: Deserialize<'de>> std::iter::FusedIterator for GenericIter<'de, T> {}
 
-/// A column stored with the Generic codec (a postcard `Vec<T>`); serializes as a byte string.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct GenericColumn<T> {
-    /// The values, one per row.
-    pub data: Vec<T>,
-}
-
-impl<T> GenericColumn<T> {
-    /// A column holding `data`.
-    pub fn new(data: Vec<T>) -> Self {
-        GenericColumn { data }
-    }
-
-    /// The number of values.
-    pub fn len(&self) -> usize {
-        self.data.len()
-    }
-
-    /// Whether the column has no values.
-    pub fn is_empty(&self) -> bool {
-        self.data.is_empty()
-    }
-}
-
-impl<T: Serialize> GenericColumn<T> {
-    /// The codec output for this column.
-    ///
-    /// # Errors
-    /// As [`encode`].
-    pub fn encode(&self) -> Result<Vec<u8>> {
-        encode(&self.data)
-    }
-}
-
-impl<'de, T: Deserialize<'de>> GenericColumn<T> {
-    /// Decodes a column from codec output.
-    ///
-    /// # Errors
-    /// As [`decode`].
-    pub fn decode(bytes: &'de [u8]) -> Result<Self> {
-        decode(bytes).map(GenericColumn::new)
-    }
-}
-
-impl<T> From<Vec<T>> for GenericColumn<T> {
-    fn from(data: Vec<T>) -> Self {
-        GenericColumn { data }
-    }
-}
-
-impl<T: Serialize> Serialize for GenericColumn<T> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serde_glue::serialize_column(self.encode(), serializer)
-    }
-}
-
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for GenericColumn<T> {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        serde_glue::deserialize_column(deserializer, "a Generic column", GenericColumn::decode)
-    }
+column_type! {
+    /// A column stored with the Generic codec (a postcard `Vec<T>`); serializes as a byte string.
+    GenericColumn, "a Generic column",
+    encode where [T: Serialize],
+    decode<'de> where [T: Deserialize<'de>],
 }
 
 #[cfg(test)]
@@ -264,7 +208,9 @@ mod tests {
     use serde::{Deserialize, Serialize};
 
     use super::*;
-    use crate::codec::test_support::{assert_prefixes, assert_rejects, hex, via_serde, EntryPoint};
+    use crate::codec::test_support::{
+        assert_prefixes, assert_rejects, entry_points, hex, EntryPoint,
+    };
     use crate::ErrorKind;
 
     #[test]
@@ -298,14 +244,8 @@ mod tests {
 
     #[test]
     fn rejects_hostile_inputs() {
-        let entry_points: [EntryPoint<u32>; 4] = [
-            ("decode", &|b| decode::<u32>(b)),
-            ("iter", &|b| GenericIter::new(b).collect()),
-            ("column", &|b| {
-                GenericColumn::<u32>::decode(b).map(|c| c.data)
-            }),
-            ("serde", &|b| via_serde(b, |c: GenericColumn<u32>| c.data)),
-        ];
+        let entry_points: [EntryPoint<u32>; 4] =
+            entry_points!(decode::<u32>, GenericIter, GenericColumn<u32>);
         let table: &[(&str, ErrorKind, u64)] = &[
             // no count at all
             ("", ErrorKind::UnexpectedEnd, 0),

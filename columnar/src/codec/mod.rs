@@ -119,6 +119,10 @@
 //! `[i128::MIN, i128::MAX]`) and a DeltaOfDelta value, delta or delta of delta outside `i64`
 //! are [`ErrorKind::EncodeOverflow`].
 
+#[macro_use]
+mod column_type;
+#[macro_use]
+mod element;
 pub mod bool_rle;
 mod decoder;
 pub mod delta_of_delta;
@@ -351,6 +355,59 @@ pub(crate) mod test_support {
         }
     }
 
+    /// `result` is an error of `kind` at byte `offset`.
+    #[track_caller]
+    pub(crate) fn assert_error<T>(result: Result<T>, kind: ErrorKind, offset: u64) {
+        assert_stream_error(std::iter::once(result), kind, offset);
+    }
+
+    /// The first error of `stream` is of `kind` at byte `offset`.
+    #[track_caller]
+    pub(crate) fn assert_stream_error<T>(
+        mut stream: impl Iterator<Item = Result<T>>,
+        kind: ErrorKind,
+        offset: u64,
+    ) {
+        let err = stream.find_map(Result::err).expect("an error");
+        assert_eq!((err.kind(), err.offset()), (kind, Some(offset)), "{err}");
+    }
+
+    /// Runs of `u64`s: both ends of the range, small values and any.
+    pub(crate) fn u64_runs() -> impl Strategy<Value = Vec<u64>> {
+        runs_of(prop_oneof![
+            Just(0u64),
+            Just(u64::MAX),
+            0u64..5,
+            any::<u64>()
+        ])
+    }
+
+    /// Runs of `i64`s: both ends of the range, small values around 0 and any.
+    pub(crate) fn i64_runs() -> impl Strategy<Value = Vec<i64>> {
+        runs_of(prop_oneof![
+            Just(i64::MIN),
+            Just(i64::MAX),
+            -3i64..3,
+            any::<i64>()
+        ])
+    }
+
+    /// The four decoding entry points of a codec, for [`assert_rejects`]: the bulk `decode`,
+    /// the streaming iterator `$iter`, and the column type's `decode` and serde impl.
+    macro_rules! entry_points {
+        ($decode:expr, $iter:ident, $column:ty) => {
+            [
+                ("decode", &|b| $decode(b)),
+                ("iter", &|b| $iter::new(b).collect()),
+                ("column", &|b| <$column>::decode(b).map(|c| c.data)),
+                ("serde", &|b| {
+                    $crate::codec::test_support::via_serde(b, |c: $column| c.data)
+                }),
+            ]
+        };
+    }
+    pub(crate) use entry_points;
+
     /// `bytes` wrapped as a postcard byte string, the way a column sits inside a table.
     pub(crate) fn as_byte_string(bytes: &[u8]) -> (Vec<u8>, usize) {
         let mut out = Vec::new();
@@ -399,7 +456,7 @@ pub(crate) mod test_support {
 
 #[cfg(test)]
 mod tests {
-    use super::test_support::as_byte_string;
+    use super::test_support::{as_byte_string, assert_error, assert_stream_error};
     use super::*;
 
     #[test]
@@ -409,43 +466,27 @@ mod tests {
         let (column, header) = as_byte_string(&[0x02, 0x07, 0x00]);
         let mut input = vec![0x09];
         input.extend_from_slice(&column);
-        let err = crate::wire::from_bytes::<(u8, RleColumn<u32>)>(&input).unwrap_err();
-        assert_eq!(
-            (err.kind(), err.offset()),
-            (ErrorKind::ZeroRunCount, Some(1 + header as u64 + 2))
+        assert_error(
+            crate::wire::from_bytes::<(u8, RleColumn<u32>)>(&input),
+            ErrorKind::ZeroRunCount,
+            1 + header as u64 + 2,
         );
     }
 
     #[test]
     fn iterators_report_offsets_in_the_enclosing_input() {
-        let base: usize = 40;
-        let at = |n: usize| Some((base + n) as u64);
-        let err = AnyRleIter::<u32>::with_base(&[0x02, 0x07, 0x00], base)
-            .find_map(Result::err)
-            .unwrap();
-        assert_eq!((err.kind(), err.offset()), (ErrorKind::ZeroRunCount, at(2)));
-        let err = DeltaRleIter::<u8>::with_base(&[0x01, 0x01], base)
-            .find_map(Result::err)
-            .unwrap();
-        assert_eq!(
-            (err.kind(), err.offset()),
-            (ErrorKind::IntegerOverflow, at(1))
-        );
-        let err = BoolRleIter::with_base(&[0x02, 0x00], base)
-            .find_map(Result::err)
-            .unwrap();
-        assert_eq!((err.kind(), err.offset()), (ErrorKind::ZeroRunCount, at(1)));
-        let err = DeltaOfDeltaIter::<i64>::with_base(&[0x01, 0x02, 0x09], base)
-            .find_map(Result::err)
-            .unwrap();
-        assert_eq!((err.kind(), err.offset()), (ErrorKind::BadHeader, at(2)));
-        let err = GenericIter::<u8>::with_base(&[0x02, 0x07], base)
-            .find_map(Result::err)
-            .unwrap();
-        assert_eq!(
-            (err.kind(), err.offset()),
-            (ErrorKind::UnexpectedEnd, at(2))
-        );
+        let base = 40;
+        let at = |n: u64| base as u64 + n;
+        let rle = AnyRleIter::<u32>::with_base(&[0x02, 0x07, 0x00], base);
+        assert_stream_error(rle, ErrorKind::ZeroRunCount, at(2));
+        let delta_rle = DeltaRleIter::<u8>::with_base(&[0x01, 0x01], base);
+        assert_stream_error(delta_rle, ErrorKind::IntegerOverflow, at(1));
+        let bool_rle = BoolRleIter::with_base(&[0x02, 0x00], base);
+        assert_stream_error(bool_rle, ErrorKind::ZeroRunCount, at(1));
+        let delta_of_delta = DeltaOfDeltaIter::<i64>::with_base(&[0x01, 0x02, 0x09], base);
+        assert_stream_error(delta_of_delta, ErrorKind::BadHeader, at(2));
+        let generic = GenericIter::<u8>::with_base(&[0x02, 0x07], base);
+        assert_stream_error(generic, ErrorKind::UnexpectedEnd, at(2));
     }
 
     #[test]

@@ -4,9 +4,7 @@
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use super::{
-    append_output, check_run_expansion, read_run_header, reserve_run, serde_glue, RunHeader,
-};
+use super::{append_output, check_run_expansion, read_run_header, reserve_run, RunHeader};
 use crate::wire::{self, write_zigzag_i64, Deserializer};
 use crate::Result;
 
@@ -374,66 +372,11 @@ impl<'de, T: Clone + Deserialize<'de>> Iterator for AnyRleIter<'de, T> {
 
 impl<'de, T: Clone + Deserialize<'de>> std::iter::FusedIterator for AnyRleIter<'de, T> {}
 
-/// A column stored with the Rle codec; serializes as a byte string of [`encode`]'s output.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct RleColumn<T> {
-    /// The values, one per row.
-    pub data: Vec<T>,
-}
-
-impl<T> RleColumn<T> {
-    /// A column holding `data`.
-    pub fn new(data: Vec<T>) -> Self {
-        RleColumn { data }
-    }
-
-    /// The number of values.
-    pub fn len(&self) -> usize {
-        self.data.len()
-    }
-
-    /// Whether the column has no values.
-    pub fn is_empty(&self) -> bool {
-        self.data.is_empty()
-    }
-}
-
-impl<T: Clone + PartialEq + Serialize> RleColumn<T> {
-    /// The codec output for this column.
-    ///
-    /// # Errors
-    /// As [`encode`].
-    pub fn encode(&self) -> Result<Vec<u8>> {
-        encode(&self.data)
-    }
-}
-
-impl<'de, T: Clone + Deserialize<'de>> RleColumn<T> {
-    /// Decodes a column from codec output.
-    ///
-    /// # Errors
-    /// As [`decode`].
-    pub fn decode(bytes: &'de [u8]) -> Result<Self> {
-        decode(bytes).map(RleColumn::new)
-    }
-}
-
-impl<T> From<Vec<T>> for RleColumn<T> {
-    fn from(data: Vec<T>) -> Self {
-        RleColumn { data }
-    }
-}
-
-impl<T: Clone + PartialEq + Serialize> Serialize for RleColumn<T> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serde_glue::serialize_column(self.encode(), serializer)
-    }
-}
-
-impl<'de, T: Clone + Deserialize<'de>> Deserialize<'de> for RleColumn<T> {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        serde_glue::deserialize_column(deserializer, "an Rle column", RleColumn::decode)
-    }
+column_type! {
+    /// A column stored with the Rle codec; serializes as a byte string of [`encode`]'s output.
+    RleColumn, "an Rle column",
+    encode where [T: Clone + PartialEq + Serialize],
+    decode<'de> where [T: Clone + Deserialize<'de>],
 }
 
 #[cfg(test)]

@@ -3,7 +3,9 @@
 use proptest::prelude::*;
 
 use super::*;
-use crate::codec::test_support::{assert_prefixes, assert_rejects, hex, via_serde, EntryPoint};
+use crate::codec::test_support::{
+    assert_error, assert_prefixes, assert_rejects, entry_points, hex, EntryPoint,
+};
 
 /// Golden vectors written by hand from `docs/spec/columnar.md` §5.5 (worked examples in
 /// §6.2). Columns
@@ -111,16 +113,8 @@ fn narrow_types_use_the_same_bytes() {
 
 #[test]
 fn rejects_hostile_inputs() {
-    let entry_points: [EntryPoint<i64>; 4] = [
-        ("decode", &|b| decode::<i64>(b)),
-        ("iter", &|b| DeltaOfDeltaIter::new(b).collect()),
-        ("column", &|b| {
-            DeltaOfDeltaColumn::<i64>::decode(b).map(|c| c.data)
-        }),
-        ("serde", &|b| {
-            via_serde(b, |c: DeltaOfDeltaColumn<i64>| c.data)
-        }),
-    ];
+    let entry_points: [EntryPoint<i64>; 4] =
+        entry_points!(decode::<i64>, DeltaOfDeltaIter, DeltaOfDeltaColumn<i64>);
     let table: &[(&str, ErrorKind, u64)] = &[
         // shorter than the header: no head, head without value, no trailer
         ("", ErrorKind::UnexpectedEnd, 0),
@@ -162,16 +156,16 @@ fn rejects_hostile_inputs() {
         assert_rejects(&hex(input), *kind, *offset, &entry_points);
     }
     // A value outside the column's type: 256 in a u8 column (head zigzag 512 = 80 04).
-    let err = decode::<u8>(&hex("01 80 04 00")).unwrap_err();
-    assert_eq!(
-        (err.kind(), err.offset()),
-        (ErrorKind::IntegerOverflow, Some(1))
+    assert_error(
+        decode::<u8>(&hex("01 80 04 00")),
+        ErrorKind::IntegerOverflow,
+        1,
     );
     // 0, then 256 via Δ² = 256 (`110` + 511 at byte 3).
-    let err = decode::<u8>(&hex("01 00 04 df f0")).unwrap_err();
-    assert_eq!(
-        (err.kind(), err.offset()),
-        (ErrorKind::IntegerOverflow, Some(3))
+    assert_error(
+        decode::<u8>(&hex("01 00 04 df f0")),
+        ErrorKind::IntegerOverflow,
+        3,
     );
 }
 

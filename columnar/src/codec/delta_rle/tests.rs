@@ -4,7 +4,8 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::codec::test_support::{
-    assert_prefixes, assert_rejects, hex, runs_of, stream_agrees_with_bulk, via_serde, EntryPoint,
+    assert_error, assert_prefixes, assert_rejects, entry_points, hex, i64_runs, runs_of,
+    stream_agrees_with_bulk, u64_runs, EntryPoint,
 };
 
 #[test]
@@ -97,11 +98,7 @@ fn runs_spanning_more_than_half_of_i128_decode() {
         "ff ".repeat(18),
         "80 ".repeat(18)
     ));
-    let err = decode::<i128>(&past).unwrap_err();
-    assert_eq!(
-        (err.kind(), err.offset()),
-        (ErrorKind::IntegerOverflow, Some(21))
-    );
+    assert_error(decode::<i128>(&past), ErrorKind::IntegerOverflow, 21);
     assert_eq!(
         DeltaRleIter::<i128>::new(&past)
             .find_map(|r| r.err())
@@ -147,14 +144,8 @@ fn literal_deltas_around_nine_bytes_stream_like_bulk() {
 
 #[test]
 fn rejects_hostile_inputs() {
-    let entry_points: [EntryPoint<u8>; 4] = [
-        ("decode", &|b| decode::<u8>(b)),
-        ("iter", &|b| DeltaRleIter::new(b).collect()),
-        ("column", &|b| {
-            DeltaRleColumn::<u8>::decode(b).map(|c| c.data)
-        }),
-        ("serde", &|b| via_serde(b, |c: DeltaRleColumn<u8>| c.data)),
-    ];
+    let entry_points: [EntryPoint<u8>; 4] =
+        entry_points!(decode::<u8>, DeltaRleIter, DeltaRleColumn<u8>);
     let max_i128 = format!("03 fe {} 03 02", "ff ".repeat(17));
     let overlong_i128 = format!("01 {} 00", "80 ".repeat(19));
     let table: Vec<(&str, ErrorKind, u64)> = vec![
@@ -185,18 +176,10 @@ fn rejects_hostile_inputs() {
         decode::<i128>(&hex(&max_i128)),
         DeltaRleIter::<i128>::new(&hex(&max_i128)).collect(),
     ] {
-        let err = result.unwrap_err();
-        assert_eq!(
-            (err.kind(), err.offset()),
-            (ErrorKind::IntegerOverflow, Some(20))
-        );
+        assert_error(result, ErrorKind::IntegerOverflow, 20);
     }
     // bool columns hold 0 and 1 only
-    let err = decode::<bool>(&hex("01 04")).unwrap_err();
-    assert_eq!(
-        (err.kind(), err.offset()),
-        (ErrorKind::IntegerOverflow, Some(1))
-    );
+    assert_error(decode::<bool>(&hex("01 04")), ErrorKind::IntegerOverflow, 1);
 }
 
 fn peer_encode<T: serde_columnar::DeltaRleable>(values: &[T]) -> Vec<u8> {
@@ -225,17 +208,9 @@ where
 
 proptest! {
     #[test]
-    fn u64_round_trips_and_matches_serde_columnar(
-        values in runs_of(prop_oneof![Just(0u64), Just(u64::MAX), 0u64..5, any::<u64>()])
-    ) {
-        round_trip_and_compare(values)?;
-    }
-
-    #[test]
-    fn i64_round_trips_and_matches_serde_columnar(
-        values in runs_of(prop_oneof![Just(i64::MIN), Just(i64::MAX), -3i64..3, any::<i64>()])
-    ) {
-        round_trip_and_compare(values)?;
+    fn u64_and_i64_round_trip_and_match_serde_columnar(u64s in u64_runs(), i64s in i64_runs()) {
+        round_trip_and_compare(u64s)?;
+        round_trip_and_compare(i64s)?;
     }
 
     #[test]

@@ -4,7 +4,8 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::codec::test_support::{
-    assert_prefixes, assert_rejects, hex, runs_of, stream_agrees_with_bulk, via_serde, EntryPoint,
+    assert_error, assert_prefixes, assert_rejects, assert_stream_error, entry_points, hex,
+    i64_runs, runs_of, stream_agrees_with_bulk, u64_runs, via_serde, EntryPoint,
 };
 use crate::ErrorKind;
 
@@ -88,12 +89,8 @@ fn every_prefix_decodes_to_an_error_or_a_prefix() {
 
 #[test]
 fn rejects_hostile_inputs() {
-    let u32_entry_points: [EntryPoint<u32>; 4] = [
-        ("decode", &|b| decode::<u32>(b)),
-        ("iter", &|b| AnyRleIter::new(b).collect()),
-        ("column", &|b| RleColumn::<u32>::decode(b).map(|c| c.data)),
-        ("serde", &|b| via_serde(b, |c: RleColumn<u32>| c.data)),
-    ];
+    let u32_entry_points: [EntryPoint<u32>; 4] =
+        entry_points!(decode::<u32>, AnyRleIter, RleColumn<u32>);
     let table: &[(&str, ErrorKind, u64)] = &[
         // count 0
         ("00", ErrorKind::ZeroRunCount, 0),
@@ -201,17 +198,12 @@ where
 
 proptest! {
     #[test]
-    fn u64_columns_round_trip_and_match_serde_columnar(
-        values in runs_of(prop_oneof![Just(0u64), Just(u64::MAX), 0u64..4, any::<u64>()])
+    fn u64_and_i64_columns_round_trip_and_match_serde_columnar(
+        u64s in u64_runs(),
+        i64s in i64_runs(),
     ) {
-        round_trip_and_compare(values)?;
-    }
-
-    #[test]
-    fn i64_columns_round_trip_and_match_serde_columnar(
-        values in runs_of(prop_oneof![Just(i64::MIN), Just(i64::MAX), -2i64..2, any::<i64>()])
-    ) {
-        round_trip_and_compare(values)?;
+        round_trip_and_compare(u64s)?;
+        round_trip_and_compare(i64s)?;
     }
 
     #[test]
@@ -249,17 +241,11 @@ mod expansion_tests {
     #[test]
     fn rejects_runs_of_strings_that_expand_past_the_limit() {
         let bytes = long_string_run();
-        let err = decode::<String>(&bytes).unwrap_err();
-        assert_eq!(
-            (err.kind(), err.offset()),
-            (ErrorKind::RunCountTooLarge, Some(0))
-        );
-        let err = AnyRleIter::<String>::with_base(&bytes, 5)
-            .find_map(Result::err)
-            .unwrap();
-        assert_eq!(
-            (err.kind(), err.offset()),
-            (ErrorKind::RunCountTooLarge, Some(5))
+        assert_error(decode::<String>(&bytes), ErrorKind::RunCountTooLarge, 0);
+        assert_stream_error(
+            AnyRleIter::<String>::with_base(&bytes, 5),
+            ErrorKind::RunCountTooLarge,
+            5,
         );
     }
 
