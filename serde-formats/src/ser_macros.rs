@@ -1,8 +1,9 @@
 //! The serde serializer methods that every format writes the same way, as macros:
 //! `forward_compound!` implements serde's compound traits (`SerializeSeq`, `SerializeTuple`,
 //! ..., `SerializeStructVariant`) over a compound type's one element method and one finishing
-//! method, and `refuse!` writes the serializer methods that reject their input (the helper
-//! serializers that accept one shape of value, such as a MessagePack extension or a fraction).
+//! method, `compound_types!` declares a serializer's associated types, and `refuse!` writes the
+//! serializer methods that reject their input (the helper serializers that accept one shape of
+//! value, such as a MessagePack extension or a fraction).
 
 /// Implements serde compound traits for a type by forwarding to its own methods.
 ///
@@ -61,6 +62,28 @@ macro_rules! forward_compound {
     };
     (@call $self:ident $field:ident [_key, $value:ident]) => { $self.$field($value) };
     (@call $self:ident $field:ident [$key:ident, $value:ident]) => { $self.$field($key, $value) };
+}
+
+/// Declares a `serde::Serializer`'s associated types: `Ok = ()`, the crate's `Error`, and the
+/// seven compound types.
+///
+/// - `Type => SerializeSeq SerializeMap ...; Other => ...;` names each compound type once,
+///   grouped by the type that implements them.
+/// - `tuple only` for a helper serializer that takes one tuple (`SerializeTuple = Self`) and no
+///   other compound value (the rest are `Impossible`).
+macro_rules! compound_types {
+    (tuple only) => {
+        compound_types! {
+            Self => SerializeTuple;
+            serde::ser::Impossible<(), $crate::Error> => SerializeSeq SerializeTupleStruct
+                SerializeTupleVariant SerializeMap SerializeStruct SerializeStructVariant;
+        }
+    };
+    ($($ty:ty => $($compound:ident)+;)+) => {
+        type Ok = ();
+        type Error = $crate::Error;
+        $($(type $compound = $ty;)+)+
+    };
 }
 
 /// Writes `serde::Serializer` methods that all return `Err($error)`, by name: list the methods

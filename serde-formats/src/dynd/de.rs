@@ -311,19 +311,9 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     #[inline]
-    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.deserialize_str(visitor)
-    }
-
-    #[inline]
     fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let bytes = self.reader.length_prefixed()?;
         visitor.visit_borrowed_bytes(bytes)
-    }
-
-    #[inline]
-    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.deserialize_bytes(visitor)
     }
 
     #[inline]
@@ -349,26 +339,6 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         visitor.visit_unit()
     }
 
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        visitor.visit_unit()
-    }
-
-    #[inline]
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        if let Some(kind) = ElementKind::of_name(name) {
-            return self.dense(kind, visitor);
-        }
-        visitor.visit_newtype_struct(self)
-    }
-
     #[inline]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.enter()?;
@@ -388,16 +358,6 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     #[inline]
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.counted_fields(len, visitor)
-    }
-
-    #[inline]
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.enter()?;
         let (count, _) = self.count()?;
@@ -410,26 +370,29 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         Ok(value)
     }
 
-    #[inline]
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.counted_fields(fields.len(), visitor)
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.enter()?;
-        let value = visitor.visit_enum(Variant { de: self })?;
-        self.leave();
-        Ok(value)
+    // The methods that pass on to another: a struct or tuple struct is its counted fields.
+    deserializer_methods! {
+        #[inline]
+        fn deserialize_string(self, visitor) => self.deserialize_str(visitor);
+        #[inline]
+        fn deserialize_byte_buf(self, visitor) => self.deserialize_bytes(visitor);
+        fn deserialize_unit_struct(self, _name, visitor) => visitor.visit_unit();
+        #[inline]
+        fn deserialize_newtype_struct(self, name, visitor) => match ElementKind::of_name(name) {
+            Some(kind) => self.dense(kind, visitor),
+            None => visitor.visit_newtype_struct(self),
+        };
+        #[inline]
+        fn deserialize_tuple_struct(self, _name, len, visitor) => self.counted_fields(len, visitor);
+        #[inline]
+        fn deserialize_struct(self, _name, fields, visitor) =>
+            self.counted_fields(fields.len(), visitor);
+        fn deserialize_enum(self, _name, _variants, visitor) => {
+            self.enter()?;
+            let value = visitor.visit_enum(Variant { de: &mut *self })?;
+            self.leave();
+            Ok(value)
+        };
     }
 
     fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {

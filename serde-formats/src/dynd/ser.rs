@@ -337,15 +337,12 @@ impl<O: Output> Serializer<O> {
 }
 
 impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = SeqCompound<'a, O>;
-    type SerializeTuple = Compound<'a, O>;
-    type SerializeTupleStruct = Compound<'a, O>;
-    type SerializeTupleVariant = Compound<'a, O>;
-    type SerializeMap = MapCompound<'a, O>;
-    type SerializeStruct = Compound<'a, O>;
-    type SerializeStructVariant = Compound<'a, O>;
+    compound_types! {
+        SeqCompound<'a, O> => SerializeSeq;
+        MapCompound<'a, O> => SerializeMap;
+        Compound<'a, O> => SerializeTuple SerializeTupleStruct SerializeTupleVariant
+            SerializeStruct SerializeStructVariant;
+    }
 
     fn is_human_readable(&self) -> bool {
         false

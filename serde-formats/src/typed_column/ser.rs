@@ -140,20 +140,23 @@ impl<'a> ValueSerializer<'a> {
     }
 }
 
-impl<'a> ser::Serializer for ValueSerializer<'a> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = SeqSerializer<'a>;
-    type SerializeTuple = SeqSerializer<'a>;
-    type SerializeTupleStruct = SeqSerializer<'a>;
-    type SerializeTupleVariant = SeqSerializer<'a>;
-    type SerializeMap = MapSerializer<'a>;
-    type SerializeStruct = SeqSerializer<'a>;
-    type SerializeStructVariant = SeqSerializer<'a>;
+// The types of both serializers: the root `&mut Serializer` forwards to a `ValueSerializer`.
+macro_rules! value_serializer_types {
+    () => {
+        compound_types! {
+            MapSerializer<'a> => SerializeMap;
+            SeqSerializer<'a> => SerializeSeq SerializeTuple SerializeTupleStruct
+                SerializeTupleVariant SerializeStruct SerializeStructVariant;
+        }
 
-    fn is_human_readable(&self) -> bool {
-        false
-    }
+        fn is_human_readable(&self) -> bool {
+            false
+        }
+    };
+}
+
+impl<'a> ser::Serializer for ValueSerializer<'a> {
+    value_serializer_types!();
 
     #[inline]
     fn serialize_bool(self, v: bool) -> Result<()> {
@@ -496,19 +499,7 @@ macro_rules! forward_to_root {
 }
 
 impl<'a> ser::Serializer for &'a mut Serializer {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = SeqSerializer<'a>;
-    type SerializeTuple = SeqSerializer<'a>;
-    type SerializeTupleStruct = SeqSerializer<'a>;
-    type SerializeTupleVariant = SeqSerializer<'a>;
-    type SerializeMap = MapSerializer<'a>;
-    type SerializeStruct = SeqSerializer<'a>;
-    type SerializeStructVariant = SeqSerializer<'a>;
-
-    fn is_human_readable(&self) -> bool {
-        false
-    }
+    value_serializer_types!();
 
     forward_to_root! {
         serialize_bool(v: bool) -> ();

@@ -510,22 +510,6 @@ impl<'de> serde::Deserializer<'de> for ValueDeserializer {
         }
     }
 
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.deserialize_unit(visitor)
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        visitor.visit_newtype_struct(self)
-    }
-
     fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
         match self.0 {
             Value::Row(fields) => {
@@ -535,27 +519,17 @@ impl<'de> serde::Deserializer<'de> for ValueDeserializer {
         }
     }
 
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.deserialize_tuple(len, visitor)
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        match self.0 {
+    deserializer_methods! {
+        fn deserialize_unit_struct(self, _name, visitor) => self.deserialize_unit(visitor);
+        fn deserialize_newtype_struct(self, _name, visitor) => visitor.visit_newtype_struct(self);
+        fn deserialize_tuple_struct(self, _name, len, visitor) =>
+            self.deserialize_tuple(len, visitor);
+        fn deserialize_enum(self, _name, _variants, visitor) => match self.0 {
             Value::Varchar(variant) => {
                 visitor.visit_enum(IntoDeserializer::<Error>::into_deserializer(variant))
             }
             _ => Err(unsupported("an enum other than a VARCHAR variant name")),
-        }
+        };
     }
 
     serde::forward_to_deserialize_any! {
