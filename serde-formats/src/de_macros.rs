@@ -1,6 +1,8 @@
 //! The serde deserializer method signatures that every format writes the same way, as a macro:
 //! `deserializer_methods!` writes `serde::Deserializer` methods from their argument names and
-//! body, so a format's impl says what each method does rather than repeating serde's signatures.
+//! body, so a format's impl says what each method does rather than repeating serde's signatures;
+//! `enum_access_via_de!` implements `EnumAccess` for the enums whose variant name is the next
+//! value of the deserializer.
 
 /// Writes `serde::Deserializer` methods, each `fn deserialize_x(self, args.., visitor) => body;`.
 ///
@@ -50,6 +52,25 @@ macro_rules! deserializer_methods {
             $visitor: V,
         ) -> $crate::Result<V::Value> {
             $body
+        }
+    };
+}
+
+/// Implements `EnumAccess` for an enum access type `$ty<'_, 'de>` whose `de` field reads the
+/// variant name as its next value; the access then serves as the `VariantAccess` too.
+macro_rules! enum_access_via_de {
+    ($ty:ident) => {
+        impl<'de> serde::de::EnumAccess<'de> for $ty<'_, 'de> {
+            type Error = $crate::Error;
+            type Variant = Self;
+
+            fn variant_seed<T: serde::de::DeserializeSeed<'de>>(
+                self,
+                seed: T,
+            ) -> $crate::Result<(T::Value, Self)> {
+                let variant = seed.deserialize(&mut *self.de)?;
+                Ok((variant, self))
+            }
         }
     };
 }

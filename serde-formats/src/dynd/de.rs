@@ -249,6 +249,23 @@ impl<'de> Deserializer<'de> {
         self.leave();
         Ok(value)
     }
+
+    /// The next of a container's `left` items: the offset it starts at and its value, `None`
+    /// once none is left.
+    #[inline]
+    fn next_item<T: DeserializeSeed<'de>>(
+        &mut self,
+        left: &mut usize,
+        seed: T,
+    ) -> Result<Option<(usize, T::Value)>> {
+        if *left == 0 {
+            return Ok(None);
+        }
+        *left -= 1;
+        let start = self.offset();
+        let value = seed.deserialize(&mut *self)?;
+        Ok(Some((start, value)))
+    }
 }
 
 macro_rules! fixed_width {
@@ -418,12 +435,9 @@ impl<'de> de::SeqAccess<'de> for Elements<'_, 'de> {
 
     #[inline]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        if self.left == 0 {
+        let Some((before, value)) = self.de.next_item(&mut self.left, seed)? else {
             return Ok(None);
-        }
-        self.left -= 1;
-        let before = self.de.offset();
-        let value = seed.deserialize(&mut *self.de)?;
+        };
         if self.de.offset() == before {
             self.de.zero_sized_left = self.de.zero_sized_left.checked_sub(1).ok_or_else(|| {
                 zero_sized_exceeded(self.de.zero_sized_limit)
@@ -451,12 +465,9 @@ impl<'de> de::MapAccess<'de> for Entries<'_, 'de> {
 
     #[inline]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        if self.left == 0 {
+        let Some((start, key)) = self.de.next_item(&mut self.left, seed)? else {
             return Ok(None);
-        }
-        self.left -= 1;
-        let start = self.de.offset();
-        let key = seed.deserialize(&mut *self.de)?;
+        };
         let key_bytes = self.de.reader.since(start);
         if let Some(previous) = self.previous_key {
             if key_bytes <= previous {

@@ -440,16 +440,16 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
         self.leave();
         self.put_varint(u64::from(variant_index))
     }
-    #[inline]
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(
-        self,
-        name: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        if let Some(kind) = ElementKind::of_name(name) {
-            return self.dense(kind, value);
-        }
-        self.serialize_value(value)
+    serializer_methods! {
+        #[inline]
+        fn serialize_newtype_struct(self, name, value) => match ElementKind::of_name(name) {
+            Some(kind) => self.dense(kind, value),
+            None => self.serialize_value(value),
+        };
+        fn serialize_tuple_variant(self, _name, variant_index, _variant, _len) =>
+            self.variant_fields(variant_index);
+        fn serialize_struct_variant(self, _name, variant_index, _variant, _len) =>
+            self.variant_fields(variant_index);
     }
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
         self,
@@ -501,15 +501,6 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a, O>> {
         self.fields()
     }
-    fn serialize_tuple_variant(
-        self,
-        _name: &'static str,
-        variant_index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Compound<'a, O>> {
-        self.variant_fields(variant_index)
-    }
     #[inline]
     fn serialize_map(self, _len: Option<usize>) -> Result<MapCompound<'a, O>> {
         self.enter()?;
@@ -523,15 +514,6 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     #[inline]
     fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a, O>> {
         self.fields()
-    }
-    fn serialize_struct_variant(
-        self,
-        _name: &'static str,
-        variant_index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Compound<'a, O>> {
-        self.variant_fields(variant_index)
     }
 }
 

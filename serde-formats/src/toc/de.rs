@@ -281,15 +281,7 @@ impl Variant<'_, '_> {
     }
 }
 
-impl<'de> de::EnumAccess<'de> for Variant<'_, 'de> {
-    type Error = Error;
-    type Variant = Self;
-
-    fn variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<(T::Value, Self)> {
-        let variant = seed.deserialize(&mut *self.de)?;
-        Ok((variant, self))
-    }
-}
+enum_access_via_de!(Variant);
 
 impl<'de> de::VariantAccess<'de> for Variant<'_, 'de> {
     type Error = Error;

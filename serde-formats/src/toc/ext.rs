@@ -76,13 +76,4 @@ impl ser::Serializer for &mut Capture {
     );
 }
 
-impl ser::SerializeTuple for &mut Capture {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        value.serialize(&mut **self)
-    }
-    fn end(self) -> Result<()> {
-        Ok(())
-    }
-}
+tuple_into_self!(&mut Capture);

@@ -105,6 +105,24 @@ impl<'de> Deserializer<'de> {
         Ok((cursor, node))
     }
 
+    /// Takes the value at the cursor, which must be a Column (else an error naming
+    /// `expected`): its cursor, length, children and claim.
+    #[allow(clippy::type_complexity)]
+    fn take_column(
+        &mut self,
+        expected: &str,
+    ) -> Result<(Cursor, usize, Children, Option<(usize, usize)>)> {
+        let (cursor, node) = self.take()?;
+        match node {
+            Node::Column {
+                len,
+                children,
+                claim,
+            } => Ok((cursor, len, children, claim)),
+            other => Err(self.fail(cursor, mismatch(&other, expected))),
+        }
+    }
+
     #[cold]
     fn fail(&self, cursor: Cursor, err: Error) -> Error {
         err.or_position(self.layout.position(cursor))
@@ -482,39 +500,24 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let (cursor, node) = self.take()?;
-        match node {
-            Node::Column {
-                len,
-                children,
-                claim,
-            } => self.visit_column(cursor, len, children, claim, visitor),
-            other => Err(self.fail(cursor, mismatch(&other, "a Column"))),
-        }
+        let (cursor, len, children, claim) = self.take_column("a Column")?;
+        self.visit_column(cursor, len, children, claim, visitor)
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let (cursor, node) = self.take()?;
-        match node {
-            Node::Column {
-                len,
-                children,
-                claim,
-            } => {
-                self.enter(cursor, claim)?;
-                let mut map = MapAccess {
-                    de: self,
-                    children,
-                    len,
-                    index: 0,
-                    value: None,
-                };
-                let result = visitor.visit_map(&mut map);
-                let read = map.index;
-                self.end_container(cursor, result, [read, len], ["map", "entries"])
-            }
-            other => Err(self.fail(cursor, mismatch(&other, "a Column of [key, value] Columns"))),
-        }
+        let (cursor, len, children, claim) =
+            self.take_column("a Column of [key, value] Columns")?;
+        self.enter(cursor, claim)?;
+        let mut map = MapAccess {
+            de: self,
+            children,
+            len,
+            index: 0,
+            value: None,
+        };
+        let result = visitor.visit_map(&mut map);
+        let read = map.index;
+        self.end_container(cursor, result, [read, len], ["map", "entries"])
     }
 
     // The methods that only pass on to another: unit structs are units, tuples and structs are

@@ -7,7 +7,7 @@
 use std::fmt;
 
 use serde::de::{self, Deserialize, Deserializer, SeqAccess, Visitor};
-use serde::ser::{Serialize, SerializeTuple, Serializer};
+use serde::ser::{Serialize, Serializer};
 
 use crate::error::{Error, ErrorKind, Result};
 
@@ -215,18 +215,7 @@ impl Serializer for &mut PairExtractor {
     );
 }
 
-impl SerializeTuple for &mut PairExtractor {
-    type Ok = ();
-    type Error = Error;
-
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        value.serialize(&mut **self)
-    }
-
-    fn end(self) -> Result<()> {
-        Ok(())
-    }
-}
+tuple_into_self!(&mut PairExtractor);
 
 #[cfg(test)]
 mod tests {
