@@ -4,7 +4,8 @@
 //! `enum_access_via_de!` implements `EnumAccess` for the enums whose variant name is the next
 //! value of the deserializer.
 
-/// Writes `serde::Deserializer` methods, each `fn deserialize_x(self, args.., visitor) => body;`.
+/// Writes `serde::Deserializer` methods, each `fn deserialize_x(self, args.., visitor) => body;`
+/// (and `VariantAccess::struct_variant`, whose signature is as long).
 ///
 /// The macro knows each method's argument types: a type `name` is `&'static str`, a tuple `len`
 /// is `usize`, and the `fields` of a struct or `variants` of an enum are
@@ -30,6 +31,11 @@ macro_rules! deserializer_methods {
         $body:expr) => {
         deserializer_methods!(@emit $attrs deserialize_tuple_struct($self, $name: &'static str,
             $len: usize) $visitor $body);
+    };
+    // `VariantAccess::struct_variant`: the field names.
+    (@fn $attrs:tt struct_variant($self:ident, $fields:tt, $visitor:ident) $body:expr) => {
+        deserializer_methods!(@emit $attrs struct_variant($self,
+            $fields: &'static [&'static str]) $visitor $body);
     };
     // `deserialize_unit_struct` and `deserialize_newtype_struct`: the type's name.
     (@fn $attrs:tt $method:ident($self:ident, $name:tt, $visitor:ident) $body:expr) => {

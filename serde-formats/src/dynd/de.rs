@@ -526,12 +526,8 @@ impl<'de> de::VariantAccess<'de> for Variant<'_, 'de> {
         self.de.counted_fields(len, visitor)
     }
 
-    fn struct_variant<V: Visitor<'de>>(
-        self,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.de.counted_fields(fields.len(), visitor)
+    deserializer_methods! {
+        fn struct_variant(self, fields, visitor) => self.de.counted_fields(fields.len(), visitor);
     }
 }
 

@@ -308,14 +308,12 @@ impl<'de> de::VariantAccess<'de> for Variant<'_, 'de> {
         de::Deserializer::deserialize_seq(&mut *self.de, visitor)
     }
 
-    fn struct_variant<V: Visitor<'de>>(
-        self,
-        _fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        if !self.tagged {
-            return Err(self.no_payload("expected a struct variant"));
-        }
-        de::Deserializer::deserialize_map(&mut *self.de, visitor)
+    deserializer_methods! {
+        fn struct_variant(self, _fields, visitor) => {
+            if !self.tagged {
+                return Err(self.no_payload("expected a struct variant"));
+            }
+            de::Deserializer::deserialize_map(&mut *self.de, visitor)
+        };
     }
 }

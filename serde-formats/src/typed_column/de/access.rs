@@ -150,12 +150,8 @@ impl<'de> de::VariantAccess<'de> for VariantAccess<'_, 'de> {
         self.de.next = self.payload;
         de::Deserializer::deserialize_seq(&mut *self.de, visitor)
     }
-    fn struct_variant<V: Visitor<'de>>(
-        self,
-        _: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.de.next = self.payload;
-        de::Deserializer::deserialize_seq(&mut *self.de, visitor)
+    deserializer_methods! {
+        fn struct_variant(self, fields, visitor) =>
+            de::VariantAccess::tuple_variant(self, fields.len(), visitor);
     }
 }
