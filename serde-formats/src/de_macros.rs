@@ -1,4 +1,4 @@
-//! The serde deserializer method signatures that every format writes the same way, as a macro:
+//! The serde deserializer method signatures that every format writes the same way, as macros:
 //! `deserializer_methods!` writes `serde::Deserializer` methods from their argument names and
 //! body, so a format's impl says what each method does rather than repeating serde's signatures;
 //! `enum_access_via_de!` implements `EnumAccess` for the enums whose variant name is the next

@@ -425,44 +425,33 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     fn serialize_unit(self) -> Result<()> {
         Ok(())
     }
-    #[inline]
-    fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
-        Ok(())
-    }
-    fn serialize_unit_variant(
-        self,
-        _name: &'static str,
-        variant_index: u32,
-        _variant: &'static str,
-    ) -> Result<()> {
-        // The deserializer enters every enum before it knows the variant: count it here too.
-        self.enter()?;
-        self.leave();
-        self.put_varint(u64::from(variant_index))
-    }
+    // The methods with serde's longer signatures. An enum is its variant index, then the
+    // payload; the deserializer enters every enum before it knows the variant, so even a unit
+    // variant counts against the depth.
     serializer_methods! {
+        #[inline]
+        fn serialize_unit_struct(self, _name) => self.serialize_unit();
+        fn serialize_unit_variant(self, _name, variant_index, _variant) => {
+            self.enter()?;
+            self.leave();
+            self.put_varint(u64::from(variant_index))
+        };
         #[inline]
         fn serialize_newtype_struct(self, name, value) => match ElementKind::of_name(name) {
             Some(kind) => self.dense(kind, value),
             None => self.serialize_value(value),
         };
+        fn serialize_newtype_variant(self, _name, variant_index, _variant, value) => {
+            self.enter()?;
+            self.put_varint(u64::from(variant_index))?;
+            self.serialize_value(value)?;
+            self.leave();
+            Ok(())
+        };
         fn serialize_tuple_variant(self, _name, variant_index, _variant, _len) =>
             self.variant_fields(variant_index);
         fn serialize_struct_variant(self, _name, variant_index, _variant, _len) =>
             self.variant_fields(variant_index);
-    }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _name: &'static str,
-        variant_index: u32,
-        _variant: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        self.enter()?;
-        self.put_varint(u64::from(variant_index))?;
-        self.serialize_value(value)?;
-        self.leave();
-        Ok(())
     }
 
     #[inline]

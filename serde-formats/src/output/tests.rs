@@ -115,6 +115,7 @@ fn a_missing_directory_is_an_error_naming_no_panic() {
 #[cfg(unix)]
 mod unix {
     use std::os::unix::fs::{symlink, FileTypeExt, MetadataExt, PermissionsExt};
+    use std::path::PathBuf;
     use std::process::Command;
 
     use super::*;
@@ -127,14 +128,20 @@ mod unix {
         fs::set_permissions(path, fs::Permissions::from_mode(mode)).unwrap();
     }
 
+    /// An existing file `name` in `dir` that holds "old", with permissions `mode`.
+    fn old_file(dir: &Path, name: &str, mode: u32) -> PathBuf {
+        let path = dir.join(name);
+        fs::write(&path, "old").unwrap();
+        set_mode(&path, mode);
+        path
+    }
+
     #[test]
     fn a_regular_file_is_replaced_keeping_its_mode_and_owner() {
         for writer in WRITERS {
             for old_mode in [0o600, 0o640, 0o755, 0o200] {
                 let dir = tempfile::tempdir().unwrap();
-                let path = dir.path().join("secret");
-                fs::write(&path, "old").unwrap();
-                set_mode(&path, old_mode);
+                let path = old_file(dir.path(), "secret", old_mode);
                 let before = fs::metadata(&path).unwrap();
                 (writer.write)(&path, "new").unwrap();
                 assert_eq!(mode(&path), old_mode, "{} {old_mode:o}", writer.name);
@@ -151,9 +158,7 @@ mod unix {
     #[test]
     fn another_users_file_keeps_its_owner_where_the_process_may_set_it() {
         each_writer(|writer, dir| {
-            let path = dir.join("theirs");
-            fs::write(&path, "old").unwrap();
-            set_mode(&path, 0o664);
+            let path = old_file(dir, "theirs", 0o664);
             if std::os::unix::fs::chown(&path, Some(4321), Some(4322)).is_err() {
                 // Not root: nobody may give a file away, so there is nothing to check.
                 return;
@@ -169,9 +174,7 @@ mod unix {
     #[test]
     fn a_read_only_file_is_refused_and_left_alone() {
         each_writer(|writer, dir| {
-            let path = dir.join("locked");
-            fs::write(&path, "old").unwrap();
-            set_mode(&path, 0o444);
+            let path = old_file(dir, "locked", 0o444);
             let err = (writer.write)(&path, "new").unwrap_err();
             assert!(err.contains("permission denied"), "{}: {err}", writer.name);
             if writer.name == "toc::write_file" {
