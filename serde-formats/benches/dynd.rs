@@ -3,16 +3,20 @@
 //!
 //! Run: `cargo bench -p serde-formats --bench dynd -- --warm-up-time 1 --measurement-time 3`
 
+mod common;
+
 use std::hint::black_box;
 
 use borsh::{BorshDeserialize, BorshSerialize};
 use criterion::measurement::WallTime;
-use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use serde_formats::dense::{DenseSlice, DenseVec};
 use serde_formats::dynd;
+
+use common::byte_group;
 
 #[derive(Serialize, Deserialize, BorshSerialize, BorshDeserialize, Clone, PartialEq, Debug)]
 struct LogEntry {
@@ -94,8 +98,12 @@ where
         postcard_bytes.len()
     );
 
-    let mut group = c.benchmark_group(format!("{name}/serialize"));
-    group.throughput(Throughput::Bytes(dynd_bytes.len() as u64));
+    let mut group = byte_group(
+        c,
+        format!("{name}/serialize"),
+        dynd_bytes.len() as u64,
+        None,
+    );
     group.bench_function("dynd", |b| {
         b.iter(|| dynd::to_bytes(black_box(data)).unwrap())
     });
@@ -110,8 +118,12 @@ where
     });
     group.finish();
 
-    let mut group = c.benchmark_group(format!("{name}/deserialize"));
-    group.throughput(Throughput::Bytes(dynd_bytes.len() as u64));
+    let mut group = byte_group(
+        c,
+        format!("{name}/deserialize"),
+        dynd_bytes.len() as u64,
+        None,
+    );
     group.bench_function("dynd", |b| {
         b.iter(|| dynd::from_bytes::<Vec<T>>(black_box(&dynd_bytes)).unwrap())
     });
@@ -152,9 +164,7 @@ fn floats(c: &mut Criterion) {
     let bytes = dynd::to_bytes(&data).unwrap();
     let raw: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
 
-    let mut group = c.benchmark_group("vec_f64/serialize");
-    group.throughput(Throughput::Bytes(raw.len() as u64));
-    group.sample_size(30);
+    let mut group = byte_group(c, "vec_f64/serialize", raw.len() as u64, Some(30));
     group.bench_function("dynd", |b| {
         b.iter(|| dynd::to_bytes(black_box(&data)).unwrap())
     });
@@ -164,9 +174,7 @@ fn floats(c: &mut Criterion) {
     memcpy_into(&mut group, &raw);
     group.finish();
 
-    let mut group = c.benchmark_group("vec_f64/deserialize");
-    group.throughput(Throughput::Bytes(raw.len() as u64));
-    group.sample_size(30);
+    let mut group = byte_group(c, "vec_f64/deserialize", raw.len() as u64, Some(30));
     group.bench_function("dynd", |b| {
         b.iter(|| dynd::from_bytes::<Vec<f64>>(black_box(&bytes)).unwrap())
     });

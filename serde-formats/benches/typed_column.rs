@@ -3,14 +3,18 @@
 //!
 //! Run: `cargo bench -p serde-formats --bench typed_column -- --warm-up-time 1 --measurement-time 3`
 
+mod common;
+
 use std::hint::black_box;
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, Criterion};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use serde_formats::dense::{DenseSlice, DenseVec};
 use serde_formats::typed_column::{from_bytes, from_columns, to_bytes, to_columns, View};
+
+use common::byte_group;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct Reading {
@@ -29,9 +33,7 @@ fn dense_f64(c: &mut Criterion) {
     let framed = to_bytes(&values).unwrap();
     assert_eq!(columns.data, raw);
 
-    let mut group = c.benchmark_group("typed_column/dense_f64_1M");
-    group.throughput(Throughput::Bytes(raw.len() as u64));
-    group.sample_size(20);
+    let mut group = byte_group(c, "typed_column/dense_f64_1M", raw.len() as u64, Some(20));
     group.bench_function("memcpy", |b| b.iter(|| black_box(&raw).to_vec()));
     let mut target = vec![0u8; raw.len()];
     group.bench_function("memcpy_reused", |b| {
@@ -85,9 +87,12 @@ fn small_structs(c: &mut Criterion) {
     let json = serde_json::to_vec(&readings).unwrap();
     assert_eq!(from_bytes::<Vec<Reading>>(&framed).unwrap(), readings);
 
-    let mut group = c.benchmark_group("typed_column/structs_100k");
-    group.throughput(Throughput::Bytes(framed.len() as u64));
-    group.sample_size(20);
+    let mut group = byte_group(
+        c,
+        "typed_column/structs_100k",
+        framed.len() as u64,
+        Some(20),
+    );
     group.bench_function("encode/serde_json", |b| {
         b.iter(|| serde_json::to_vec(black_box(&readings)).unwrap())
     });

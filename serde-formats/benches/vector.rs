@@ -6,6 +6,8 @@
 //!
 //! `cargo bench -p serde-formats --bench vector -- --warm-up-time 1 --measurement-time 3`
 
+mod common;
+
 use std::hint::black_box;
 use std::io::Cursor;
 use std::sync::Arc;
@@ -14,10 +16,12 @@ use arrow_array::{ArrayRef, Float64Array, Int64Array, RecordBatch, StringArray};
 use arrow_ipc::reader::StreamReader;
 use arrow_ipc::writer::StreamWriter;
 use arrow_schema::{DataType, Field, Schema};
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, Criterion};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_formats::vector::{from_bytes, restore, restore_with_len, save, Type, Value, Vector};
+
+use common::byte_group;
 
 const ROWS: usize = 1_000_000;
 
@@ -178,9 +182,7 @@ fn bench(c: &mut Criterion) {
             arrow_bytes.len()
         );
 
-        let mut group = c.benchmark_group(format!("vector_save_1m_{name}"));
-        group.throughput(Throughput::Bytes(logical));
-        group.sample_size(10);
+        let mut group = byte_group(c, format!("vector_save_1m_{name}"), logical, Some(10));
         // Into a reused buffer (warm allocation) for every entry.
         let mut out = Vec::with_capacity(saved.len());
         group.bench_function("vector::save", |b| {
@@ -206,9 +208,7 @@ fn bench(c: &mut Criterion) {
         });
         group.finish();
 
-        let mut group = c.benchmark_group(format!("vector_restore_1m_{name}"));
-        group.throughput(Throughput::Bytes(logical));
-        group.sample_size(10);
+        let mut group = byte_group(c, format!("vector_restore_1m_{name}"), logical, Some(10));
         group.bench_function("vector::from_bytes", |b| {
             b.iter(|| from_bytes(black_box(&saved)).unwrap())
         });

@@ -74,8 +74,8 @@
 //! # Ok::<(), serde_formats::Error>(())
 //! ```
 #![deny(missing_docs)]
-// The shared modules (limits, read, varint, ser_macros) serve all four formats; each format
-// alone uses part of them. Dead code is checked when all four are built.
+// The shared modules (limits, read, varint, ser_macros, de_macros) serve all four formats; each
+// format alone uses part of them. Dead code is checked when all four are built.
 #![cfg_attr(
     not(all(
         feature = "typed-column",
@@ -88,6 +88,8 @@
 
 #[macro_use]
 mod ser_macros;
+#[macro_use]
+mod de_macros;
 
 pub mod dense;
 #[cfg(feature = "dynd")]

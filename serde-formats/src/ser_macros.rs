@@ -1,8 +1,11 @@
 //! The serde serializer methods that every format writes the same way, as macros:
 //! `forward_compound!` implements serde's compound traits (`SerializeSeq`, `SerializeTuple`,
 //! ..., `SerializeStructVariant`) over a compound type's one element method and one finishing
-//! method, and `refuse!` writes the serializer methods that reject their input (the helper
-//! serializers that accept one shape of value, such as a MessagePack extension or a fraction).
+//! method, `compound_types!` declares a serializer's associated types (`tuple_into_self!` the
+//! tuple of a helper that takes one), `serializer_methods!` writes the methods with long
+//! signatures from their argument names, and `refuse!` writes the serializer methods that reject
+//! their input (the helper serializers that accept one shape of value, such as a MessagePack
+//! extension or a fraction).
 
 /// Implements serde compound traits for a type by forwarding to its own methods.
 ///
@@ -63,6 +66,125 @@ macro_rules! forward_compound {
     (@call $self:ident $field:ident [$key:ident, $value:ident]) => { $self.$field($key, $value) };
 }
 
+/// Declares a `serde::Serializer`'s associated types: `Ok = ()`, the crate's `Error`, and the
+/// seven compound types.
+///
+/// - `Type => SerializeSeq SerializeMap ...; Other => ...;` names each compound type once,
+///   grouped by the type that implements them.
+/// - `tuple only` for a helper serializer that takes one tuple (`SerializeTuple = Self`) and no
+///   other compound value (the rest are `Impossible`).
+macro_rules! compound_types {
+    (tuple only) => {
+        compound_types! {
+            Self => SerializeTuple;
+            serde::ser::Impossible<(), $crate::Error> => SerializeSeq SerializeTupleStruct
+                SerializeTupleVariant SerializeMap SerializeStruct SerializeStructVariant;
+        }
+    };
+    ($($ty:ty => $($compound:ident)+;)+) => {
+        type Ok = ();
+        type Error = $crate::Error;
+        $($(type $compound = $ty;)+)+
+    };
+}
+
+/// Implements `SerializeTuple` for a helper serializer declared `compound_types!(tuple only)`:
+/// the helper serializes each element itself, and the tuple ends with nothing more to write.
+macro_rules! tuple_into_self {
+    ($ty:ty) => {
+        impl serde::ser::SerializeTuple for $ty {
+            type Ok = ();
+            type Error = $crate::Error;
+            fn serialize_element<T: ?Sized + serde::Serialize>(
+                &mut self,
+                value: &T,
+            ) -> $crate::Result<()> {
+                value.serialize(&mut **self)
+            }
+            fn end(self) -> $crate::Result<()> {
+                Ok(())
+            }
+        }
+    };
+}
+
+/// Writes `serde::Serializer` methods, each `fn serialize_x(self, args..) => body;`, for the
+/// methods whose signatures are long: a generic `value`, a type `name`, a variant `index` and
+/// `variant` name, a `len`. The macro knows each method's argument and return types, as
+/// `deserializer_methods!` does for deserializers; attributes such as `#[inline]` go before `fn`.
+macro_rules! serializer_methods {
+    ($($(#[$attr:meta])* fn $method:ident($self:ident $(, $arg:tt)*) => $body:expr;)*) => {
+        $(serializer_methods!(@fn [$(#[$attr])*] $method($self $(, $arg)*) $body);)*
+    };
+    (@fn $a:tt serialize_some($s:ident, $value:tt) $body:expr) => {
+        serializer_methods!(@value $a serialize_some($s) $value $body);
+    };
+    (@fn $a:tt serialize_newtype_struct($s:ident, $name:tt, $value:tt) $body:expr) => {
+        serializer_methods!(@value $a serialize_newtype_struct($s, $name: &'static str) $value
+            $body);
+    };
+    (@fn $a:tt serialize_newtype_variant($s:ident, $name:tt, $index:tt, $variant:tt, $value:tt)
+        $body:expr) => {
+        serializer_methods!(@value $a serialize_newtype_variant($s, $name: &'static str,
+            $index: u32, $variant: &'static str) $value $body);
+    };
+    (@fn $a:tt serialize_unit_struct($s:ident, $name:tt) $body:expr) => {
+        serializer_methods!(@returns $a serialize_unit_struct($s, $name: &'static str) -> Ok
+            $body);
+    };
+    (@fn $a:tt serialize_unit_variant($s:ident, $name:tt, $index:tt, $variant:tt) $body:expr) => {
+        serializer_methods!(@returns $a serialize_unit_variant($s, $name: &'static str,
+            $index: u32, $variant: &'static str) -> Ok $body);
+    };
+    (@fn $a:tt serialize_seq($s:ident, $len:tt) $body:expr) => {
+        serializer_methods!(@returns $a serialize_seq($s, $len: Option<usize>) -> SerializeSeq
+            $body);
+    };
+    (@fn $a:tt serialize_map($s:ident, $len:tt) $body:expr) => {
+        serializer_methods!(@returns $a serialize_map($s, $len: Option<usize>) -> SerializeMap
+            $body);
+    };
+    (@fn $a:tt serialize_tuple($s:ident, $len:tt) $body:expr) => {
+        serializer_methods!(@returns $a serialize_tuple($s, $len: usize) -> SerializeTuple $body);
+    };
+    (@fn $a:tt serialize_tuple_struct($s:ident, $name:tt, $len:tt) $body:expr) => {
+        serializer_methods!(@returns $a serialize_tuple_struct($s, $name: &'static str,
+            $len: usize) -> SerializeTupleStruct $body);
+    };
+    (@fn $a:tt serialize_struct($s:ident, $name:tt, $len:tt) $body:expr) => {
+        serializer_methods!(@returns $a serialize_struct($s, $name: &'static str, $len: usize)
+            -> SerializeStruct $body);
+    };
+    (@fn $a:tt serialize_tuple_variant($s:ident, $name:tt, $index:tt, $variant:tt, $len:tt)
+        $body:expr) => {
+        serializer_methods!(@returns $a serialize_tuple_variant($s, $name: &'static str,
+            $index: u32, $variant: &'static str, $len: usize) -> SerializeTupleVariant $body);
+    };
+    (@fn $a:tt serialize_struct_variant($s:ident, $name:tt, $index:tt, $variant:tt, $len:tt)
+        $body:expr) => {
+        serializer_methods!(@returns $a serialize_struct_variant($s, $name: &'static str,
+            $index: u32, $variant: &'static str, $len: usize) -> SerializeStructVariant $body);
+    };
+    (@value [$($attr:tt)*] $method:ident($s:ident $(, $arg:tt: $ty:ty)*) $value:tt
+        $body:expr) => {
+        $($attr)*
+        fn $method<T: ?Sized + serde::Serialize>(
+            $s,
+            $($arg: $ty,)*
+            $value: &T,
+        ) -> $crate::Result<Self::Ok> {
+            $body
+        }
+    };
+    (@returns [$($attr:tt)*] $method:ident($s:ident $(, $arg:tt: $ty:ty)*) -> $ret:ident
+        $body:expr) => {
+        $($attr)*
+        fn $method($s, $($arg: $ty),*) -> $crate::Result<Self::$ret> {
+            $body
+        }
+    };
+}
+
 /// Writes `serde::Serializer` methods that all return `Err($error)`, by name: list the methods
 /// the serializer does not accept, e.g. `refuse!(not_a_pair(); serialize_bool serialize_seq);`.
 macro_rules! refuse {
@@ -70,52 +192,40 @@ macro_rules! refuse {
         $(refuse!(@one $error; $method);)*
     };
     (@one $error:expr; serialize_some) => {
-        fn serialize_some<T: ?Sized + serde::Serialize>(self, _: &T) -> $crate::Result<Self::Ok> {
-            Err($error)
-        }
+        serializer_methods!(fn serialize_some(self, _) => Err($error););
     };
     (@one $error:expr; serialize_newtype_struct) => {
-        fn serialize_newtype_struct<T: ?Sized + serde::Serialize>(
-            self,
-            _: &'static str,
-            _: &T,
-        ) -> $crate::Result<Self::Ok> {
-            Err($error)
-        }
+        serializer_methods!(fn serialize_newtype_struct(self, _, _) => Err($error););
     };
     (@one $error:expr; serialize_newtype_variant) => {
-        fn serialize_newtype_variant<T: ?Sized + serde::Serialize>(
-            self,
-            _: &'static str,
-            _: u32,
-            _: &'static str,
-            _: &T,
-        ) -> $crate::Result<Self::Ok> {
-            Err($error)
-        }
+        serializer_methods!(fn serialize_newtype_variant(self, _, _, _, _) => Err($error););
     };
     (@one $error:expr; serialize_seq) => {
-        refuse!(@fn $error; serialize_seq(Option<usize>) -> SerializeSeq);
+        serializer_methods!(fn serialize_seq(self, _) => Err($error););
     };
     (@one $error:expr; serialize_tuple) => {
-        refuse!(@fn $error; serialize_tuple(usize) -> SerializeTuple);
+        serializer_methods!(fn serialize_tuple(self, _) => Err($error););
     };
     (@one $error:expr; serialize_tuple_struct) => {
-        refuse!(@fn $error; serialize_tuple_struct(&'static str, usize) -> SerializeTupleStruct);
+        serializer_methods!(fn serialize_tuple_struct(self, _, _) => Err($error););
     };
     (@one $error:expr; serialize_tuple_variant) => {
-        refuse!(@fn $error; serialize_tuple_variant(&'static str, u32, &'static str, usize)
-            -> SerializeTupleVariant);
+        serializer_methods!(fn serialize_tuple_variant(self, _, _, _, _) => Err($error););
     };
     (@one $error:expr; serialize_map) => {
-        refuse!(@fn $error; serialize_map(Option<usize>) -> SerializeMap);
+        serializer_methods!(fn serialize_map(self, _) => Err($error););
     };
     (@one $error:expr; serialize_struct) => {
-        refuse!(@fn $error; serialize_struct(&'static str, usize) -> SerializeStruct);
+        serializer_methods!(fn serialize_struct(self, _, _) => Err($error););
     };
     (@one $error:expr; serialize_struct_variant) => {
-        refuse!(@fn $error; serialize_struct_variant(&'static str, u32, &'static str, usize)
-            -> SerializeStructVariant);
+        serializer_methods!(fn serialize_struct_variant(self, _, _, _, _) => Err($error););
+    };
+    (@one $error:expr; serialize_unit_struct) => {
+        serializer_methods!(fn serialize_unit_struct(self, _) => Err($error););
+    };
+    (@one $error:expr; serialize_unit_variant) => {
+        serializer_methods!(fn serialize_unit_variant(self, _, _, _) => Err($error););
     };
     (@one $error:expr; serialize_bool) => { refuse!(@ok $error; serialize_bool(bool)); };
     (@one $error:expr; serialize_i8) => { refuse!(@ok $error; serialize_i8(i8)); };
@@ -133,19 +243,8 @@ macro_rules! refuse {
     (@one $error:expr; serialize_bytes) => { refuse!(@ok $error; serialize_bytes(&[u8])); };
     (@one $error:expr; serialize_none) => { refuse!(@ok $error; serialize_none()); };
     (@one $error:expr; serialize_unit) => { refuse!(@ok $error; serialize_unit()); };
-    (@one $error:expr; serialize_unit_struct) => {
-        refuse!(@ok $error; serialize_unit_struct(&'static str));
-    };
-    (@one $error:expr; serialize_unit_variant) => {
-        refuse!(@ok $error; serialize_unit_variant(&'static str, u32, &'static str));
-    };
     (@ok $error:expr; $method:ident($($arg:ty),*)) => {
         fn $method(self, $(_: $arg),*) -> $crate::Result<Self::Ok> {
-            Err($error)
-        }
-    };
-    (@fn $error:expr; $method:ident($($arg:ty),*) -> $compound:ident) => {
-        fn $method(self, $(_: $arg),*) -> $crate::Result<Self::$compound> {
             Err($error)
         }
     };

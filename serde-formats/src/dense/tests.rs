@@ -13,36 +13,45 @@ use crate::typed_column;
 #[cfg(any(feature = "dynd", feature = "typed-column"))]
 use {super::DenseSlice, crate::ErrorKind};
 
-/// Edge values of every element type, NaN payloads and -0.0 among the floats.
-fn samples<T: Element>(values: &[T]) -> Vec<Vec<T>> {
-    vec![Vec::new(), values[..1].to_vec(), values.to_vec()]
+/// Runs `check` on an empty, a one-element and a whole vector of `values`.
+fn each_sample<T: Element>(values: &[T], check: fn(Vec<T>)) {
+    for sample in [Vec::new(), values[..1].to_vec(), values.to_vec()] {
+        check(sample);
+    }
 }
 
-/// Runs `check` on the samples of all ten element types.
+/// Runs `check` on the samples of all ten element types: edge values, NaN payloads and -0.0
+/// among the floats.
 macro_rules! for_each_element {
     ($check:ident) => {
-        $check(samples(&[0u8, 1, 0x7f, u8::MAX]));
-        $check(samples(&[0u16, 1, 0x1234, u16::MAX]));
-        $check(samples(&[0u32, 7, 0xdead_beef, u32::MAX]));
-        $check(samples(&[0u64, 9, i64::MAX as u64]));
-        $check(samples(&[0i8, -1, i8::MIN, i8::MAX]));
-        $check(samples(&[0i16, -2, i16::MIN, i16::MAX]));
-        $check(samples(&[0i32, -3, i32::MIN, i32::MAX]));
-        $check(samples(&[0i64, -4, i64::MIN, i64::MAX]));
-        $check(samples(&[
-            1.5f32,
-            -0.0,
-            f32::INFINITY,
-            f32::from_bits(0x7fc0_0001),
-            f32::MIN_POSITIVE,
-        ]));
-        $check(samples(&[
-            1.5f64,
-            -0.0,
-            f64::NEG_INFINITY,
-            f64::from_bits(0x7ff8_0000_0000_0001),
-            f64::MAX,
-        ]));
+        each_sample(&[0u8, 1, 0x7f, u8::MAX], $check);
+        each_sample(&[0u16, 1, 0x1234, u16::MAX], $check);
+        each_sample(&[0u32, 7, 0xdead_beef, u32::MAX], $check);
+        each_sample(&[0u64, 9, i64::MAX as u64], $check);
+        each_sample(&[0i8, -1, i8::MIN, i8::MAX], $check);
+        each_sample(&[0i16, -2, i16::MIN, i16::MAX], $check);
+        each_sample(&[0i32, -3, i32::MIN, i32::MAX], $check);
+        each_sample(&[0i64, -4, i64::MIN, i64::MAX], $check);
+        each_sample(
+            &[
+                1.5f32,
+                -0.0,
+                f32::INFINITY,
+                f32::from_bits(0x7fc0_0001),
+                f32::MIN_POSITIVE,
+            ],
+            $check,
+        );
+        each_sample(
+            &[
+                1.5f64,
+                -0.0,
+                f64::NEG_INFINITY,
+                f64::from_bits(0x7ff8_0000_0000_0001),
+                f64::MAX,
+            ],
+            $check,
+        );
     };
 }
 
@@ -92,18 +101,16 @@ fn elements_are_their_little_endian_bits() {
 #[cfg(feature = "dynd")]
 #[test]
 fn dynd_bytes_equal_the_ordinary_path_and_round_trip() {
-    fn check<T: Element + PartialEq + std::fmt::Debug>(cases: Vec<Vec<T>>) {
-        for values in cases {
-            let plain = dynd::to_bytes(&values).unwrap();
-            assert_eq!(dynd::to_bytes(&DenseSlice(&values[..])).unwrap(), plain);
-            assert_eq!(dynd::to_bytes(&DenseVec(values.clone())).unwrap(), plain);
-            let mut expected = vec![values.len() as u8];
-            expected.extend(bits(&values));
-            assert_eq!(plain, expected);
-            let back: DenseVec<T> = dynd::from_bytes(&plain).unwrap();
-            // Compare bits: NaN payloads must survive.
-            assert_eq!(bits(&back), bits(&values));
-        }
+    fn check<T: Element + PartialEq + std::fmt::Debug>(values: Vec<T>) {
+        let plain = dynd::to_bytes(&values).unwrap();
+        assert_eq!(dynd::to_bytes(&DenseSlice(&values[..])).unwrap(), plain);
+        assert_eq!(dynd::to_bytes(&DenseVec(values.clone())).unwrap(), plain);
+        let mut expected = vec![values.len() as u8];
+        expected.extend(bits(&values));
+        assert_eq!(plain, expected);
+        let back: DenseVec<T> = dynd::from_bytes(&plain).unwrap();
+        // Compare bits: NaN payloads must survive.
+        assert_eq!(bits(&back), bits(&values));
     }
     for_each_element!(check);
 }
@@ -111,16 +118,14 @@ fn dynd_bytes_equal_the_ordinary_path_and_round_trip() {
 #[cfg(feature = "typed-column")]
 #[test]
 fn typed_column_bytes_equal_the_ordinary_path_and_round_trip() {
-    fn check<T: Element + PartialEq + std::fmt::Debug>(cases: Vec<Vec<T>>) {
-        for values in cases {
-            let plain = typed_column::to_bytes(&values).unwrap();
-            assert_eq!(
-                typed_column::to_bytes(&DenseSlice(&values[..])).unwrap(),
-                plain
-            );
-            let back: DenseVec<T> = typed_column::from_bytes(&plain).unwrap();
-            assert_eq!(bits(&back), bits(&values));
-        }
+    fn check<T: Element + PartialEq + std::fmt::Debug>(values: Vec<T>) {
+        let plain = typed_column::to_bytes(&values).unwrap();
+        assert_eq!(
+            typed_column::to_bytes(&DenseSlice(&values[..])).unwrap(),
+            plain
+        );
+        let back: DenseVec<T> = typed_column::from_bytes(&plain).unwrap();
+        assert_eq!(bits(&back), bits(&values));
     }
     for_each_element!(check);
 }

@@ -249,6 +249,23 @@ impl<'de> Deserializer<'de> {
         self.leave();
         Ok(value)
     }
+
+    /// The next of a container's `left` items: the offset it starts at and its value, `None`
+    /// once none is left.
+    #[inline]
+    fn next_item<T: DeserializeSeed<'de>>(
+        &mut self,
+        left: &mut usize,
+        seed: T,
+    ) -> Result<Option<(usize, T::Value)>> {
+        if *left == 0 {
+            return Ok(None);
+        }
+        *left -= 1;
+        let start = self.offset();
+        let value = seed.deserialize(&mut *self)?;
+        Ok(Some((start, value)))
+    }
 }
 
 macro_rules! fixed_width {
@@ -311,19 +328,9 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     #[inline]
-    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.deserialize_str(visitor)
-    }
-
-    #[inline]
     fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let bytes = self.reader.length_prefixed()?;
         visitor.visit_borrowed_bytes(bytes)
-    }
-
-    #[inline]
-    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.deserialize_bytes(visitor)
     }
 
     #[inline]
@@ -349,26 +356,6 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         visitor.visit_unit()
     }
 
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        visitor.visit_unit()
-    }
-
-    #[inline]
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        if let Some(kind) = ElementKind::of_name(name) {
-            return self.dense(kind, visitor);
-        }
-        visitor.visit_newtype_struct(self)
-    }
-
     #[inline]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.enter()?;
@@ -388,16 +375,6 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     #[inline]
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.counted_fields(len, visitor)
-    }
-
-    #[inline]
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.enter()?;
         let (count, _) = self.count()?;
@@ -410,26 +387,29 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         Ok(value)
     }
 
-    #[inline]
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.counted_fields(fields.len(), visitor)
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.enter()?;
-        let value = visitor.visit_enum(Variant { de: self })?;
-        self.leave();
-        Ok(value)
+    // The methods that pass on to another: a struct or tuple struct is its counted fields.
+    deserializer_methods! {
+        #[inline]
+        fn deserialize_string(self, visitor) => self.deserialize_str(visitor);
+        #[inline]
+        fn deserialize_byte_buf(self, visitor) => self.deserialize_bytes(visitor);
+        fn deserialize_unit_struct(self, _name, visitor) => visitor.visit_unit();
+        #[inline]
+        fn deserialize_newtype_struct(self, name, visitor) => match ElementKind::of_name(name) {
+            Some(kind) => self.dense(kind, visitor),
+            None => visitor.visit_newtype_struct(self),
+        };
+        #[inline]
+        fn deserialize_tuple_struct(self, _name, len, visitor) => self.counted_fields(len, visitor);
+        #[inline]
+        fn deserialize_struct(self, _name, fields, visitor) =>
+            self.counted_fields(fields.len(), visitor);
+        fn deserialize_enum(self, _name, _variants, visitor) => {
+            self.enter()?;
+            let value = visitor.visit_enum(Variant { de: &mut *self })?;
+            self.leave();
+            Ok(value)
+        };
     }
 
     fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -455,12 +435,9 @@ impl<'de> de::SeqAccess<'de> for Elements<'_, 'de> {
 
     #[inline]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        if self.left == 0 {
+        let Some((before, value)) = self.de.next_item(&mut self.left, seed)? else {
             return Ok(None);
-        }
-        self.left -= 1;
-        let before = self.de.offset();
-        let value = seed.deserialize(&mut *self.de)?;
+        };
         if self.de.offset() == before {
             self.de.zero_sized_left = self.de.zero_sized_left.checked_sub(1).ok_or_else(|| {
                 zero_sized_exceeded(self.de.zero_sized_limit)
@@ -488,12 +465,9 @@ impl<'de> de::MapAccess<'de> for Entries<'_, 'de> {
 
     #[inline]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        if self.left == 0 {
+        let Some((start, key)) = self.de.next_item(&mut self.left, seed)? else {
             return Ok(None);
-        }
-        self.left -= 1;
-        let start = self.de.offset();
-        let key = seed.deserialize(&mut *self.de)?;
+        };
         let key_bytes = self.de.reader.since(start);
         if let Some(previous) = self.previous_key {
             if key_bytes <= previous {
@@ -552,12 +526,8 @@ impl<'de> de::VariantAccess<'de> for Variant<'_, 'de> {
         self.de.counted_fields(len, visitor)
     }
 
-    fn struct_variant<V: Visitor<'de>>(
-        self,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.de.counted_fields(fields.len(), visitor)
+    deserializer_methods! {
+        fn struct_variant(self, fields, visitor) => self.de.counted_fields(fields.len(), visitor);
     }
 }
 

@@ -337,15 +337,12 @@ impl<O: Output> Serializer<O> {
 }
 
 impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = SeqCompound<'a, O>;
-    type SerializeTuple = Compound<'a, O>;
-    type SerializeTupleStruct = Compound<'a, O>;
-    type SerializeTupleVariant = Compound<'a, O>;
-    type SerializeMap = MapCompound<'a, O>;
-    type SerializeStruct = Compound<'a, O>;
-    type SerializeStructVariant = Compound<'a, O>;
+    compound_types! {
+        SeqCompound<'a, O> => SerializeSeq;
+        MapCompound<'a, O> => SerializeMap;
+        Compound<'a, O> => SerializeTuple SerializeTupleStruct SerializeTupleVariant
+            SerializeStruct SerializeStructVariant;
+    }
 
     fn is_human_readable(&self) -> bool {
         false
@@ -428,44 +425,33 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     fn serialize_unit(self) -> Result<()> {
         Ok(())
     }
-    #[inline]
-    fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
-        Ok(())
-    }
-    fn serialize_unit_variant(
-        self,
-        _name: &'static str,
-        variant_index: u32,
-        _variant: &'static str,
-    ) -> Result<()> {
-        // The deserializer enters every enum before it knows the variant: count it here too.
-        self.enter()?;
-        self.leave();
-        self.put_varint(u64::from(variant_index))
-    }
-    #[inline]
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(
-        self,
-        name: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        if let Some(kind) = ElementKind::of_name(name) {
-            return self.dense(kind, value);
-        }
-        self.serialize_value(value)
-    }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _name: &'static str,
-        variant_index: u32,
-        _variant: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        self.enter()?;
-        self.put_varint(u64::from(variant_index))?;
-        self.serialize_value(value)?;
-        self.leave();
-        Ok(())
+    // The methods with serde's longer signatures. An enum is its variant index, then the
+    // payload; the deserializer enters every enum before it knows the variant, so even a unit
+    // variant counts against the depth.
+    serializer_methods! {
+        #[inline]
+        fn serialize_unit_struct(self, _name) => self.serialize_unit();
+        fn serialize_unit_variant(self, _name, variant_index, _variant) => {
+            self.enter()?;
+            self.leave();
+            self.put_varint(u64::from(variant_index))
+        };
+        #[inline]
+        fn serialize_newtype_struct(self, name, value) => match ElementKind::of_name(name) {
+            Some(kind) => self.dense(kind, value),
+            None => self.serialize_value(value),
+        };
+        fn serialize_newtype_variant(self, _name, variant_index, _variant, value) => {
+            self.enter()?;
+            self.put_varint(u64::from(variant_index))?;
+            self.serialize_value(value)?;
+            self.leave();
+            Ok(())
+        };
+        fn serialize_tuple_variant(self, _name, variant_index, _variant, _len) =>
+            self.variant_fields(variant_index);
+        fn serialize_struct_variant(self, _name, variant_index, _variant, _len) =>
+            self.variant_fields(variant_index);
     }
 
     #[inline]
@@ -504,15 +490,6 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a, O>> {
         self.fields()
     }
-    fn serialize_tuple_variant(
-        self,
-        _name: &'static str,
-        variant_index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Compound<'a, O>> {
-        self.variant_fields(variant_index)
-    }
     #[inline]
     fn serialize_map(self, _len: Option<usize>) -> Result<MapCompound<'a, O>> {
         self.enter()?;
@@ -526,15 +503,6 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     #[inline]
     fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a, O>> {
         self.fields()
-    }
-    fn serialize_struct_variant(
-        self,
-        _name: &'static str,
-        variant_index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Compound<'a, O>> {
-        self.variant_fields(variant_index)
     }
 }
 

@@ -113,12 +113,7 @@ impl Serialize for Value {
                 tuple.end()
             }
             Value::Struct(fields) => {
-                use serde::ser::SerializeMap;
-                let mut map = ser.serialize_map(Some(fields.len()))?;
-                for (name, value) in fields {
-                    map.serialize_entry(name, value)?;
-                }
-                map.end()
+                ser.collect_map(fields.iter().map(|(name, value)| (name, value)))
             }
             Value::Array(array) => array.serialize(ser),
         }

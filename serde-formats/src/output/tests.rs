@@ -34,6 +34,27 @@ const WRITERS: &[Writer] = &[
     },
 ];
 
+impl Writer {
+    /// The text the file at `path` holds, decoded as this writer wrote it.
+    fn read(&self, path: &Path) -> String {
+        (self.decode)(&fs::read(path).unwrap())
+    }
+}
+
+/// What a write left: `path` holds `text`, and its directory only the names `left`.
+fn assert_left(writer: &Writer, path: &Path, text: &str, left: &[&str]) {
+    assert_eq!(writer.read(path), text, "{}", writer.name);
+    assert_eq!(names(path.parent().unwrap()), left, "{}", writer.name);
+}
+
+/// Runs `test` once for each writer, in a fresh temporary directory.
+fn each_writer(test: impl Fn(&Writer, &Path)) {
+    for writer in WRITERS {
+        let dir = tempfile::tempdir().unwrap();
+        test(writer, dir.path());
+    }
+}
+
 /// The names in `dir`, sorted: no temporary file may be left behind.
 fn names(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = fs::read_dir(dir)
@@ -46,21 +67,19 @@ fn names(dir: &Path) -> Vec<String> {
 
 #[test]
 fn a_new_path_is_created_with_the_permissions_file_create_gives() {
-    for writer in WRITERS {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("new");
+    each_writer(|writer, dir| {
+        let path = dir.join("new");
         (writer.write)(&path, "fresh").unwrap();
-        assert_eq!((writer.decode)(&fs::read(&path).unwrap()), "fresh");
-        assert_eq!(names(dir.path()), ["new"], "{}", writer.name);
+        assert_left(writer, &path, "fresh", &["new"]);
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
-            let reference = dir.path().join("reference");
+            let reference = dir.join("reference");
             fs::File::create(&reference).unwrap();
             let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o7777;
             assert_eq!(mode(&path), mode(&reference), "{}", writer.name);
         }
-    }
+    });
 }
 
 #[test]
@@ -78,26 +97,25 @@ fn an_uncommitted_file_leaves_the_target_and_no_temporary_file() {
 
 #[test]
 fn a_directory_is_an_error() {
-    for writer in WRITERS {
-        let dir = tempfile::tempdir().unwrap();
-        let err = (writer.write)(dir.path(), "x").unwrap_err();
+    each_writer(|writer, dir| {
+        let err = (writer.write)(dir, "x").unwrap_err();
         assert!(err.contains("is a directory"), "{}: {err}", writer.name);
-        assert!(names(dir.path()).is_empty(), "{}", writer.name);
-    }
+        assert!(names(dir).is_empty(), "{}", writer.name);
+    });
 }
 
 #[test]
 fn a_missing_directory_is_an_error_naming_no_panic() {
-    for writer in WRITERS {
-        let dir = tempfile::tempdir().unwrap();
-        let err = (writer.write)(&dir.path().join("no/such/file"), "x").unwrap_err();
+    each_writer(|writer, dir| {
+        let err = (writer.write)(&dir.join("no/such/file"), "x").unwrap_err();
         assert!(!err.is_empty(), "{}", writer.name);
-    }
+    });
 }
 
 #[cfg(unix)]
 mod unix {
     use std::os::unix::fs::{symlink, FileTypeExt, MetadataExt, PermissionsExt};
+    use std::path::PathBuf;
     use std::process::Command;
 
     use super::*;
@@ -110,14 +128,20 @@ mod unix {
         fs::set_permissions(path, fs::Permissions::from_mode(mode)).unwrap();
     }
 
+    /// An existing file `name` in `dir` that holds "old", with permissions `mode`.
+    fn old_file(dir: &Path, name: &str, mode: u32) -> PathBuf {
+        let path = dir.join(name);
+        fs::write(&path, "old").unwrap();
+        set_mode(&path, mode);
+        path
+    }
+
     #[test]
     fn a_regular_file_is_replaced_keeping_its_mode_and_owner() {
         for writer in WRITERS {
             for old_mode in [0o600, 0o640, 0o755, 0o200] {
                 let dir = tempfile::tempdir().unwrap();
-                let path = dir.path().join("secret");
-                fs::write(&path, "old").unwrap();
-                set_mode(&path, old_mode);
+                let path = old_file(dir.path(), "secret", old_mode);
                 let before = fs::metadata(&path).unwrap();
                 (writer.write)(&path, "new").unwrap();
                 assert_eq!(mode(&path), old_mode, "{} {old_mode:o}", writer.name);
@@ -126,19 +150,15 @@ mod unix {
                 // A new file was renamed over the old one.
                 assert_ne!(after.ino(), before.ino(), "{}", writer.name);
                 set_mode(&path, 0o600);
-                assert_eq!((writer.decode)(&fs::read(&path).unwrap()), "new");
-                assert_eq!(names(dir.path()), ["secret"], "{}", writer.name);
+                assert_left(writer, &path, "new", &["secret"]);
             }
         }
     }
 
     #[test]
     fn another_users_file_keeps_its_owner_where_the_process_may_set_it() {
-        for writer in WRITERS {
-            let dir = tempfile::tempdir().unwrap();
-            let path = dir.path().join("theirs");
-            fs::write(&path, "old").unwrap();
-            set_mode(&path, 0o664);
+        each_writer(|writer, dir| {
+            let path = old_file(dir, "theirs", 0o664);
             if std::os::unix::fs::chown(&path, Some(4321), Some(4322)).is_err() {
                 // Not root: nobody may give a file away, so there is nothing to check.
                 return;
@@ -147,17 +167,14 @@ mod unix {
             let meta = fs::metadata(&path).unwrap();
             assert_eq!((meta.uid(), meta.gid()), (4321, 4322), "{}", writer.name);
             assert_eq!(mode(&path), 0o664, "{}", writer.name);
-            assert_eq!((writer.decode)(&fs::read(&path).unwrap()), "new");
-        }
+            assert_eq!(writer.read(&path), "new");
+        });
     }
 
     #[test]
     fn a_read_only_file_is_refused_and_left_alone() {
-        for writer in WRITERS {
-            let dir = tempfile::tempdir().unwrap();
-            let path = dir.path().join("locked");
-            fs::write(&path, "old").unwrap();
-            set_mode(&path, 0o444);
+        each_writer(|writer, dir| {
+            let path = old_file(dir, "locked", 0o444);
             let err = (writer.write)(&path, "new").unwrap_err();
             assert!(err.contains("permission denied"), "{}: {err}", writer.name);
             if writer.name == "toc::write_file" {
@@ -165,63 +182,60 @@ mod unix {
             }
             assert_eq!(fs::read(&path).unwrap(), b"old");
             assert_eq!(mode(&path), 0o444);
-            assert_eq!(names(dir.path()), ["locked"], "{}", writer.name);
-        }
+            assert_eq!(names(dir), ["locked"], "{}", writer.name);
+        });
     }
 
     #[test]
     fn a_symbolic_link_is_followed_and_its_target_replaced() {
-        for writer in WRITERS {
-            let dir = tempfile::tempdir().unwrap();
-            fs::create_dir(dir.path().join("data")).unwrap();
-            let target = dir.path().join("data/real");
+        each_writer(|writer, dir| {
+            fs::create_dir(dir.join("data")).unwrap();
+            let target = dir.join("data/real");
             fs::write(&target, "old").unwrap();
             set_mode(&target, 0o600);
             // A relative link to a relative link in another directory.
-            symlink("data/real", dir.path().join("inner")).unwrap();
-            fs::create_dir(dir.path().join("links")).unwrap();
-            let link = dir.path().join("links/outer");
+            symlink("data/real", dir.join("inner")).unwrap();
+            fs::create_dir(dir.join("links")).unwrap();
+            let link = dir.join("links/outer");
             symlink("../inner", &link).unwrap();
             (writer.write)(&link, "new").unwrap();
             for name in ["inner", "links/outer"] {
-                let meta = fs::symlink_metadata(dir.path().join(name)).unwrap();
+                let meta = fs::symlink_metadata(dir.join(name)).unwrap();
                 assert!(meta.file_type().is_symlink(), "{}: {name}", writer.name);
             }
-            assert_eq!((writer.decode)(&fs::read(&target).unwrap()), "new");
+            assert_eq!(writer.read(&target), "new");
             assert_eq!(mode(&target), 0o600, "{}", writer.name);
             // The temporary file was made next to the target, and is gone.
-            assert_eq!(names(&dir.path().join("data")), ["real"]);
-            assert_eq!(names(&dir.path().join("links")), ["outer"]);
+            assert_eq!(names(&dir.join("data")), ["real"]);
+            assert_eq!(names(&dir.join("links")), ["outer"]);
             let file = OutputFile::create(&link).unwrap();
-            assert_eq!(file.target(), dir.path().join("links/../data/real"));
-        }
+            assert_eq!(file.target(), dir.join("links/../data/real"));
+        });
     }
 
     #[test]
     fn a_dangling_link_creates_its_target() {
-        for writer in WRITERS {
-            let dir = tempfile::tempdir().unwrap();
-            let link = dir.path().join("link");
+        each_writer(|writer, dir| {
+            let link = dir.join("link");
             symlink("made", &link).unwrap();
             (writer.write)(&link, "new").unwrap();
             assert!(fs::symlink_metadata(&link)
                 .unwrap()
                 .file_type()
                 .is_symlink());
-            let made = dir.path().join("made");
-            assert_eq!((writer.decode)(&fs::read(made).unwrap()), "new");
-        }
+            let made = dir.join("made");
+            assert_eq!(writer.read(&made), "new");
+        });
     }
 
     #[test]
     fn a_link_cycle_is_an_error() {
-        for writer in WRITERS {
-            let dir = tempfile::tempdir().unwrap();
-            symlink("b", dir.path().join("a")).unwrap();
-            symlink("a", dir.path().join("b")).unwrap();
-            let err = (writer.write)(&dir.path().join("a"), "x").unwrap_err();
+        each_writer(|writer, dir| {
+            symlink("b", dir.join("a")).unwrap();
+            symlink("a", dir.join("b")).unwrap();
+            let err = (writer.write)(&dir.join("a"), "x").unwrap_err();
             assert!(err.contains("symbolic links"), "{}: {err}", writer.name);
-        }
+        });
     }
 
     #[test]
@@ -238,9 +252,8 @@ mod unix {
     #[test]
     fn an_open_file_named_through_proc_is_written_in_place() {
         use std::os::fd::AsRawFd;
-        for writer in WRITERS {
-            let dir = tempfile::tempdir().unwrap();
-            let path = dir.path().join("open");
+        each_writer(|writer, dir| {
+            let path = dir.join("open");
             let open = fs::File::create(&path).unwrap();
             fs::write(&path, "a longer old text").unwrap();
             let inode = fs::metadata(&path).unwrap().ino();
@@ -248,16 +261,14 @@ mod unix {
             let proc_path = format!("/proc/self/fd/{}", open.as_raw_fd());
             (writer.write)(Path::new(&proc_path), "new").unwrap();
             assert_eq!(fs::metadata(&path).unwrap().ino(), inode, "{}", writer.name);
-            assert_eq!((writer.decode)(&fs::read(&path).unwrap()), "new");
-            assert_eq!(names(dir.path()), ["open"], "{}", writer.name);
-        }
+            assert_left(writer, &path, "new", &["open"]);
+        });
     }
 
     #[test]
     fn a_fifo_is_written_in_place_to_its_reader() {
-        for writer in WRITERS {
-            let dir = tempfile::tempdir().unwrap();
-            let fifo = dir.path().join("fifo");
+        each_writer(|writer, dir| {
+            let fifo = dir.join("fifo");
             let status = Command::new("mkfifo").arg(&fifo).status().unwrap();
             assert!(status.success());
             let reader = {
@@ -281,7 +292,7 @@ mod unix {
             );
             let meta = fs::symlink_metadata(&fifo).unwrap();
             assert!(meta.file_type().is_fifo(), "{}", writer.name);
-            assert_eq!(names(dir.path()), ["fifo"]);
-        }
+            assert_eq!(names(dir), ["fifo"]);
+        });
     }
 }

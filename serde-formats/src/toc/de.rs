@@ -65,6 +65,39 @@ impl<'de> Deserializer<'de> {
         )
     }
 
+    /// An enum: a bare string names a unit variant, a map of one entry a variant with data.
+    fn enum_value<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        let marker = self.cur.peek()?;
+        match marker {
+            // A bare string names a unit variant.
+            0xa0..=0xbf | 0xd9..=0xdb => visitor.visit_enum(Variant {
+                de: self,
+                tagged: false,
+            }),
+            _ => {
+                let start = self.cur.pos();
+                match self.cur.head()? {
+                    Head::Map(1) => {
+                        self.enter()?;
+                        let value = visitor.visit_enum(Variant {
+                            de: &mut *self,
+                            tagged: true,
+                        })?;
+                        self.depth.leave();
+                        Ok(value)
+                    }
+                    _ => {
+                        self.cur.set_pos(start);
+                        Err(self.cur.error_msg(
+                            ErrorKind::Unsupported,
+                            "an enum is a string or a map of one entry",
+                        ))
+                    }
+                }
+            }
+        }
+    }
+
     /// Reads a container of `len` items through `visit`: an error unless the visitor took
     /// every item (`excess` says what is wrong then).
     #[inline]
@@ -125,49 +158,9 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         }
     }
 
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        visitor.visit_newtype_struct(self)
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        let marker = self.cur.peek()?;
-        match marker {
-            // A bare string names a unit variant.
-            0xa0..=0xbf | 0xd9..=0xdb => visitor.visit_enum(Variant {
-                de: self,
-                tagged: false,
-            }),
-            _ => {
-                let start = self.cur.pos();
-                match self.cur.head()? {
-                    Head::Map(1) => {
-                        self.enter()?;
-                        let value = visitor.visit_enum(Variant {
-                            de: &mut *self,
-                            tagged: true,
-                        })?;
-                        self.depth.leave();
-                        Ok(value)
-                    }
-                    _ => {
-                        self.cur.set_pos(start);
-                        Err(self.cur.error_msg(
-                            ErrorKind::Unsupported,
-                            "an enum is a string or a map of one entry",
-                        ))
-                    }
-                }
-            }
-        }
+    deserializer_methods! {
+        fn deserialize_newtype_struct(self, _name, visitor) => visitor.visit_newtype_struct(self);
+        fn deserialize_enum(self, _name, _variants, visitor) => self.enum_value(visitor);
     }
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -234,15 +227,22 @@ struct Access<'a, 'de> {
     remaining: u32,
 }
 
-impl<'de> de::SeqAccess<'de> for Access<'_, 'de> {
-    type Error = Error;
-
-    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+impl<'de> Access<'_, 'de> {
+    /// The next element, or the next entry's key: `None` once the container is read.
+    fn next_item<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
         if self.remaining == 0 {
             return Ok(None);
         }
         self.remaining -= 1;
         seed.deserialize(&mut *self.de).map(Some)
+    }
+}
+
+impl<'de> de::SeqAccess<'de> for Access<'_, 'de> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        self.next_item(seed)
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -255,11 +255,7 @@ impl<'de> de::MapAccess<'de> for Access<'_, 'de> {
     type Error = Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        if self.remaining == 0 {
-            return Ok(None);
-        }
-        self.remaining -= 1;
-        seed.deserialize(&mut *self.de).map(Some)
+        self.next_item(seed)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
@@ -285,15 +281,7 @@ impl Variant<'_, '_> {
     }
 }
 
-impl<'de> de::EnumAccess<'de> for Variant<'_, 'de> {
-    type Error = Error;
-    type Variant = Self;
-
-    fn variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<(T::Value, Self)> {
-        let variant = seed.deserialize(&mut *self.de)?;
-        Ok((variant, self))
-    }
-}
+enum_access_via_de!(Variant);
 
 impl<'de> de::VariantAccess<'de> for Variant<'_, 'de> {
     type Error = Error;
@@ -320,14 +308,12 @@ impl<'de> de::VariantAccess<'de> for Variant<'_, 'de> {
         de::Deserializer::deserialize_seq(&mut *self.de, visitor)
     }
 
-    fn struct_variant<V: Visitor<'de>>(
-        self,
-        _fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        if !self.tagged {
-            return Err(self.no_payload("expected a struct variant"));
-        }
-        de::Deserializer::deserialize_map(&mut *self.de, visitor)
+    deserializer_methods! {
+        fn struct_variant(self, _fields, visitor) => {
+            if !self.tagged {
+                return Err(self.no_payload("expected a struct variant"));
+            }
+            de::Deserializer::deserialize_map(&mut *self.de, visitor)
+        };
     }
 }

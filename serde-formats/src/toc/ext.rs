@@ -2,7 +2,7 @@
 //! struct conventions ([`EXT_STRUCT_NAME`], [`F32_STRUCT_NAME`]): the payload of an extension is
 //! captured here and written whole by the toc writer.
 
-use serde::ser::{self, Impossible, Serialize};
+use serde::ser::{self, Serialize};
 
 use crate::error::{Error, ErrorKind, Result};
 
@@ -37,15 +37,7 @@ struct Capture {
 }
 
 impl ser::Serializer for &mut Capture {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = Impossible<(), Error>;
-    type SerializeTuple = Self;
-    type SerializeTupleStruct = Impossible<(), Error>;
-    type SerializeTupleVariant = Impossible<(), Error>;
-    type SerializeMap = Impossible<(), Error>;
-    type SerializeStruct = Impossible<(), Error>;
-    type SerializeStructVariant = Impossible<(), Error>;
+    compound_types!(tuple only);
 
     fn serialize_i8(self, v: i8) -> Result<()> {
         match self.tag {
@@ -84,13 +76,4 @@ impl ser::Serializer for &mut Capture {
     );
 }
 
-impl ser::SerializeTuple for &mut Capture {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        value.serialize(&mut **self)
-    }
-    fn end(self) -> Result<()> {
-        Ok(())
-    }
-}
+tuple_into_self!(&mut Capture);

@@ -105,6 +105,24 @@ impl<'de> Deserializer<'de> {
         Ok((cursor, node))
     }
 
+    /// Takes the value at the cursor, which must be a Column (else an error naming
+    /// `expected`): its cursor, length, children and claim.
+    #[allow(clippy::type_complexity)]
+    fn take_column(
+        &mut self,
+        expected: &str,
+    ) -> Result<(Cursor, usize, Children, Option<(usize, usize)>)> {
+        let (cursor, node) = self.take()?;
+        match node {
+            Node::Column {
+                len,
+                children,
+                claim,
+            } => Ok((cursor, len, children, claim)),
+            other => Err(self.fail(cursor, mismatch(&other, expected))),
+        }
+    }
+
     #[cold]
     fn fail(&self, cursor: Cursor, err: Error) -> Error {
         err.or_position(self.layout.position(cursor))
@@ -230,6 +248,69 @@ impl<'de> Deserializer<'de> {
             .checked_mul(8)
             .and_then(|bytes| data.get(base..base.checked_add(bytes)?))?;
         Some((cursor, claim, block))
+    }
+
+    /// A newtype struct: a dense `f64` block or a fraction where `name` asks for one, else
+    /// the inner value.
+    fn newtype<V: Visitor<'de>>(&mut self, name: &'static str, visitor: V) -> Result<V::Value> {
+        if ElementKind::of_name(name) == Some(ElementKind::F64) {
+            if let Some((cursor, claim, block)) = self.dense_floats() {
+                self.enter(cursor, claim)?;
+                let value = visitor
+                    .visit_newtype_struct(BlockDeserializer(block))
+                    .map_err(|err| self.fail(cursor, err))?;
+                self.depth.leave();
+                return Ok(value);
+            }
+        }
+        if name == FRACTION_TOKEN {
+            let (cursor, node) = self.take()?;
+            return match node {
+                Node::Fraction(fraction) => {
+                    visitor.visit_newtype_struct(de::value::SeqDeserializer::<_, Error>::new(
+                        [fraction.num, fraction.den].into_iter(),
+                    ))
+                }
+                other => Err(self.fail(cursor, mismatch(&other, "a Fraction"))),
+            };
+        }
+        visitor.visit_newtype_struct(self)
+    }
+
+    /// An enum: a String (a unit variant) or a Column `[name, payload]`.
+    fn enum_value<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        let (cursor, node) = self.take()?;
+        match node {
+            Node::String { bytes, at } => {
+                let name = utf8(bytes, at)?;
+                visitor
+                    .visit_enum(UnitVariant { name })
+                    .map_err(|err| self.fail(cursor, err))
+            }
+            Node::Column {
+                len: 2,
+                children,
+                claim,
+            } => {
+                self.enter(cursor, claim)?;
+                self.next = children.child(0);
+                let value = visitor
+                    .visit_enum(VariantAccess {
+                        de: &mut *self,
+                        payload: children.child(1),
+                    })
+                    .map_err(|err| self.fail(cursor, err))?;
+                self.depth.leave();
+                Ok(value)
+            }
+            other => Err(self.fail(
+                cursor,
+                mismatch(
+                    &other,
+                    "a String (unit variant) or a Column [name, payload]",
+                ),
+            )),
+        }
     }
 
     /// Walks a value nobody reads, checking it all the same.
@@ -362,10 +443,6 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             .map_err(|err| self.fail(cursor, err))
     }
 
-    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.deserialize_str(visitor)
-    }
-
     fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let (cursor, node) = self.take()?;
         match node {
@@ -387,10 +464,6 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             }
             other => Err(self.fail(cursor, mismatch(&other, "a Column of u8 or a String"))),
         }
-    }
-
-    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.deserialize_bytes(visitor)
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -426,139 +499,38 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         }
     }
 
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.deserialize_unit(visitor)
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        if ElementKind::of_name(name) == Some(ElementKind::F64) {
-            if let Some((cursor, claim, block)) = self.dense_floats() {
-                self.enter(cursor, claim)?;
-                let value = visitor
-                    .visit_newtype_struct(BlockDeserializer(block))
-                    .map_err(|err| self.fail(cursor, err))?;
-                self.depth.leave();
-                return Ok(value);
-            }
-        }
-        if name == FRACTION_TOKEN {
-            let (cursor, node) = self.take()?;
-            return match node {
-                Node::Fraction(fraction) => {
-                    visitor.visit_newtype_struct(de::value::SeqDeserializer::<_, Error>::new(
-                        [fraction.num, fraction.den].into_iter(),
-                    ))
-                }
-                other => Err(self.fail(cursor, mismatch(&other, "a Fraction"))),
-            };
-        }
-        visitor.visit_newtype_struct(self)
-    }
-
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let (cursor, node) = self.take()?;
-        match node {
-            Node::Column {
-                len,
-                children,
-                claim,
-            } => self.visit_column(cursor, len, children, claim, visitor),
-            other => Err(self.fail(cursor, mismatch(&other, "a Column"))),
-        }
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value> {
-        self.deserialize_seq(visitor)
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        _: usize,
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.deserialize_seq(visitor)
+        let (cursor, len, children, claim) = self.take_column("a Column")?;
+        self.visit_column(cursor, len, children, claim, visitor)
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let (cursor, node) = self.take()?;
-        match node {
-            Node::Column {
-                len,
-                children,
-                claim,
-            } => {
-                self.enter(cursor, claim)?;
-                let mut map = MapAccess {
-                    de: self,
-                    children,
-                    len,
-                    index: 0,
-                    value: None,
-                };
-                let result = visitor.visit_map(&mut map);
-                let read = map.index;
-                self.end_container(cursor, result, [read, len], ["map", "entries"])
-            }
-            other => Err(self.fail(cursor, mismatch(&other, "a Column of [key, value] Columns"))),
-        }
+        let (cursor, len, children, claim) =
+            self.take_column("a Column of [key, value] Columns")?;
+        self.enter(cursor, claim)?;
+        let mut map = MapAccess {
+            de: self,
+            children,
+            len,
+            index: 0,
+            value: None,
+        };
+        let result = visitor.visit_map(&mut map);
+        let read = map.index;
+        self.end_container(cursor, result, [read, len], ["map", "entries"])
     }
 
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        _: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.deserialize_seq(visitor)
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        _: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        let (cursor, node) = self.take()?;
-        match node {
-            Node::String { bytes, at } => {
-                let name = utf8(bytes, at)?;
-                visitor
-                    .visit_enum(UnitVariant { name })
-                    .map_err(|err| self.fail(cursor, err))
-            }
-            Node::Column {
-                len: 2,
-                children,
-                claim,
-            } => {
-                self.enter(cursor, claim)?;
-                self.next = children.child(0);
-                let value = visitor
-                    .visit_enum(VariantAccess {
-                        de: &mut *self,
-                        payload: children.child(1),
-                    })
-                    .map_err(|err| self.fail(cursor, err))?;
-                self.depth.leave();
-                Ok(value)
-            }
-            other => Err(self.fail(
-                cursor,
-                mismatch(
-                    &other,
-                    "a String (unit variant) or a Column [name, payload]",
-                ),
-            )),
-        }
+    // The methods that only pass on to another: unit structs are units, tuples and structs are
+    // sequences of their fields.
+    deserializer_methods! {
+        fn deserialize_string(self, visitor) => self.deserialize_str(visitor);
+        fn deserialize_byte_buf(self, visitor) => self.deserialize_bytes(visitor);
+        fn deserialize_unit_struct(self, _name, visitor) => self.deserialize_unit(visitor);
+        fn deserialize_newtype_struct(self, name, visitor) => self.newtype(name, visitor);
+        fn deserialize_tuple(self, _len, visitor) => self.deserialize_seq(visitor);
+        fn deserialize_tuple_struct(self, _name, _len, visitor) => self.deserialize_seq(visitor);
+        fn deserialize_struct(self, _name, _fields, visitor) => self.deserialize_seq(visitor);
+        fn deserialize_enum(self, _name, _variants, visitor) => self.enum_value(visitor);
     }
 
     fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {

@@ -7,7 +7,7 @@
 use std::fmt;
 
 use serde::de::{self, Deserialize, Deserializer, SeqAccess, Visitor};
-use serde::ser::{Impossible, Serialize, SerializeTuple, Serializer};
+use serde::ser::{Serialize, Serializer};
 
 use crate::error::{Error, ErrorKind, Result};
 
@@ -183,15 +183,7 @@ struct PairExtractor {
 }
 
 impl Serializer for &mut PairExtractor {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = Impossible<(), Error>;
-    type SerializeTuple = Self;
-    type SerializeTupleStruct = Impossible<(), Error>;
-    type SerializeTupleVariant = Impossible<(), Error>;
-    type SerializeMap = Impossible<(), Error>;
-    type SerializeStruct = Impossible<(), Error>;
-    type SerializeStructVariant = Impossible<(), Error>;
+    compound_types!(tuple only);
 
     fn serialize_i64(self, v: i64) -> Result<()> {
         match self.parts.get_mut(self.seen) {
@@ -223,18 +215,7 @@ impl Serializer for &mut PairExtractor {
     );
 }
 
-impl SerializeTuple for &mut PairExtractor {
-    type Ok = ();
-    type Error = Error;
-
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        value.serialize(&mut **self)
-    }
-
-    fn end(self) -> Result<()> {
-        Ok(())
-    }
-}
+tuple_into_self!(&mut PairExtractor);
 
 #[cfg(test)]
 mod tests {

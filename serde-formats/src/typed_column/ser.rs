@@ -129,75 +129,67 @@ impl<'a> ValueSerializer<'a> {
         seq.finish()
     }
 
-    /// `Column[name, payload]`: writes the name and returns the payload's slot.
-    pub(super) fn variant(self, name: &str) -> Result<(&'a mut Output, usize)> {
-        self.out.column_at(self.depth + 1)?;
+    /// `Column[name, payload]`: writes the name and returns the payload's serializer.
+    #[inline]
+    fn variant_payload(self, name: &str) -> Result<ValueSerializer<'a>> {
+        let depth = self.depth + 1;
+        self.out.column_at(depth)?;
         let (out, slot) = self.into_slot()?;
         let first = out.reserve(2)?;
         out.set(slot, COLUMN, first as u64, 2);
         out.push_str(first, name);
-        Ok((out, first + 1))
+        Ok(ValueSerializer {
+            out,
+            target: Target::Slot(first + 1),
+            depth,
+        })
     }
 }
 
-impl<'a> ser::Serializer for ValueSerializer<'a> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = SeqSerializer<'a>;
-    type SerializeTuple = SeqSerializer<'a>;
-    type SerializeTupleStruct = SeqSerializer<'a>;
-    type SerializeTupleVariant = SeqSerializer<'a>;
-    type SerializeMap = MapSerializer<'a>;
-    type SerializeStruct = SeqSerializer<'a>;
-    type SerializeStructVariant = SeqSerializer<'a>;
+// Integers are Fractions of an `i64`: the narrower types widen, the wider ones must fit.
+macro_rules! serialize_integer {
+    ($($method:ident($ty:ty))+ => widen; $($wide:ident($wide_ty:ty))+ => narrow;) => {
+        $(#[inline]
+        fn $method(self, v: $ty) -> Result<()> {
+            self.integer(v.into())
+        })+
+        $(#[inline]
+        fn $wide(self, v: $wide_ty) -> Result<()> {
+            self.integer(i64::try_from(v).map_err(|_| integer_too_wide(v))?)
+        })+
+    };
+}
 
-    fn is_human_readable(&self) -> bool {
-        false
-    }
+// The types of both serializers: the root `&mut Serializer` forwards to a `ValueSerializer`.
+macro_rules! value_serializer_types {
+    () => {
+        compound_types! {
+            MapSerializer<'a> => SerializeMap;
+            SeqSerializer<'a> => SerializeSeq SerializeTuple SerializeTupleStruct
+                SerializeTupleVariant SerializeStruct SerializeStructVariant;
+        }
+
+        fn is_human_readable(&self) -> bool {
+            false
+        }
+    };
+}
+
+impl<'a> ser::Serializer for ValueSerializer<'a> {
+    value_serializer_types!();
 
     #[inline]
     fn serialize_bool(self, v: bool) -> Result<()> {
         self.atom(Kind::Boolean, [u8::from(v)])
     }
     #[inline]
-    fn serialize_i8(self, v: i8) -> Result<()> {
-        self.integer(v.into())
-    }
-    #[inline]
-    fn serialize_i16(self, v: i16) -> Result<()> {
-        self.integer(v.into())
-    }
-    #[inline]
-    fn serialize_i32(self, v: i32) -> Result<()> {
-        self.integer(v.into())
-    }
-    #[inline]
     fn serialize_i64(self, v: i64) -> Result<()> {
         self.integer(v)
     }
-    #[inline]
-    fn serialize_i128(self, v: i128) -> Result<()> {
-        self.integer(i64::try_from(v).map_err(|_| integer_too_wide(v))?)
-    }
-    #[inline]
-    fn serialize_u8(self, v: u8) -> Result<()> {
-        self.integer(v.into())
-    }
-    #[inline]
-    fn serialize_u16(self, v: u16) -> Result<()> {
-        self.integer(v.into())
-    }
-    #[inline]
-    fn serialize_u32(self, v: u32) -> Result<()> {
-        self.integer(v.into())
-    }
-    #[inline]
-    fn serialize_u64(self, v: u64) -> Result<()> {
-        self.integer(i64::try_from(v).map_err(|_| integer_too_wide(v))?)
-    }
-    #[inline]
-    fn serialize_u128(self, v: u128) -> Result<()> {
-        self.integer(i64::try_from(v).map_err(|_| integer_too_wide(v))?)
+    serialize_integer! {
+        serialize_i8(i8) serialize_i16(i16) serialize_i32(i32)
+        serialize_u8(u8) serialize_u16(u16) serialize_u32(u32) => widen;
+        serialize_i128(i128) serialize_u64(u64) serialize_u128(u128) => narrow;
     }
     #[inline]
     fn serialize_f32(self, v: f32) -> Result<()> {
@@ -267,22 +259,6 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
         value.serialize(self)
     }
     #[inline]
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        variant: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        let depth = self.depth + 1;
-        let (out, payload) = self.variant(variant)?;
-        value.serialize(ValueSerializer {
-            out,
-            target: Target::Slot(payload),
-            depth,
-        })
-    }
-    #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<SeqSerializer<'a>> {
         self.seq(len)
     }
@@ -293,23 +269,6 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
     #[inline]
     fn serialize_tuple_struct(self, _: &'static str, len: usize) -> Result<SeqSerializer<'a>> {
         self.seq(Some(len))
-    }
-    #[inline]
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        variant: &'static str,
-        len: usize,
-    ) -> Result<SeqSerializer<'a>> {
-        let depth = self.depth + 1;
-        let (out, payload) = self.variant(variant)?;
-        ValueSerializer {
-            out,
-            target: Target::Slot(payload),
-            depth,
-        }
-        .seq(Some(len))
     }
     #[inline]
     fn serialize_map(self, len: Option<usize>) -> Result<MapSerializer<'a>> {
@@ -343,15 +302,17 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
     fn serialize_struct(self, _: &'static str, len: usize) -> Result<SeqSerializer<'a>> {
         self.seq(Some(len))
     }
-    #[inline]
-    fn serialize_struct_variant(
-        self,
-        name: &'static str,
-        index: u32,
-        variant: &'static str,
-        len: usize,
-    ) -> Result<SeqSerializer<'a>> {
-        self.serialize_tuple_variant(name, index, variant, len)
+    // A variant is `Column[name, payload]`; its payload is written like any value.
+    serializer_methods! {
+        #[inline]
+        fn serialize_newtype_variant(self, _name, _index, variant, value) =>
+            value.serialize(self.variant_payload(variant)?);
+        #[inline]
+        fn serialize_tuple_variant(self, _name, _index, variant, len) =>
+            self.variant_payload(variant)?.seq(Some(len));
+        #[inline]
+        fn serialize_struct_variant(self, _name, _index, variant, len) =>
+            self.variant_payload(variant)?.seq(Some(len));
     }
 }
 
@@ -496,19 +457,7 @@ macro_rules! forward_to_root {
 }
 
 impl<'a> ser::Serializer for &'a mut Serializer {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = SeqSerializer<'a>;
-    type SerializeTuple = SeqSerializer<'a>;
-    type SerializeTupleStruct = SeqSerializer<'a>;
-    type SerializeTupleVariant = SeqSerializer<'a>;
-    type SerializeMap = MapSerializer<'a>;
-    type SerializeStruct = SeqSerializer<'a>;
-    type SerializeStructVariant = SeqSerializer<'a>;
-
-    fn is_human_readable(&self) -> bool {
-        false
-    }
+    value_serializer_types!();
 
     forward_to_root! {
         serialize_bool(v: bool) -> ();
@@ -540,27 +489,14 @@ impl<'a> ser::Serializer for &'a mut Serializer {
         serialize_struct_variant(name: &'static str, index: u32, variant: &'static str, len: usize) -> SeqSerializer<'a>;
     }
 
-    #[inline]
-    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
-        self.root()?.serialize_some(value)
-    }
-    #[inline]
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(
-        self,
-        name: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        self.root()?.serialize_newtype_struct(name, value)
-    }
-    #[inline]
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        name: &'static str,
-        index: u32,
-        variant: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        self.root()?
-            .serialize_newtype_variant(name, index, variant, value)
+    serializer_methods! {
+        #[inline]
+        fn serialize_some(self, value) => self.root()?.serialize_some(value);
+        #[inline]
+        fn serialize_newtype_struct(self, name, value) =>
+            self.root()?.serialize_newtype_struct(name, value);
+        #[inline]
+        fn serialize_newtype_variant(self, name, index, variant, value) =>
+            self.root()?.serialize_newtype_variant(name, index, variant, value);
     }
 }

@@ -217,6 +217,16 @@ struct MapBuilder {
     key: Option<Value>,
 }
 
+// A scalar is the Velox value that holds it: `Type(wider)` widens an unsigned integer to the
+// next signed type.
+macro_rules! serialize_into {
+    ($($method:ident($ty:ty) => $variant:ident $(($wider:ty))?;)*) => {
+        $(fn $method(self, v: $ty) -> Result<Value> {
+            Ok(Value::$variant($(<$wider>::from)?(v)))
+        })*
+    };
+}
+
 impl ser::Serializer for ValueSerializer {
     type Ok = Value;
     type Error = Error;
@@ -228,46 +238,26 @@ impl ser::Serializer for ValueSerializer {
     type SerializeStruct = Compound;
     type SerializeStructVariant = ser::Impossible<Value, Error>;
 
-    fn serialize_bool(self, v: bool) -> Result<Value> {
-        Ok(Value::Boolean(v))
-    }
-    fn serialize_i8(self, v: i8) -> Result<Value> {
-        Ok(Value::TinyInt(v))
-    }
-    fn serialize_i16(self, v: i16) -> Result<Value> {
-        Ok(Value::SmallInt(v))
-    }
-    fn serialize_i32(self, v: i32) -> Result<Value> {
-        Ok(Value::Integer(v))
-    }
-    fn serialize_i64(self, v: i64) -> Result<Value> {
-        Ok(Value::BigInt(v))
-    }
-    fn serialize_i128(self, v: i128) -> Result<Value> {
-        Ok(Value::HugeInt(v))
-    }
-    fn serialize_u8(self, v: u8) -> Result<Value> {
-        Ok(Value::SmallInt(i16::from(v)))
-    }
-    fn serialize_u16(self, v: u16) -> Result<Value> {
-        Ok(Value::Integer(i32::from(v)))
-    }
-    fn serialize_u32(self, v: u32) -> Result<Value> {
-        Ok(Value::BigInt(i64::from(v)))
-    }
-    fn serialize_u64(self, v: u64) -> Result<Value> {
-        Ok(Value::HugeInt(i128::from(v)))
+    serialize_into! {
+        serialize_bool(bool) => Boolean;
+        serialize_i8(i8) => TinyInt;
+        serialize_i16(i16) => SmallInt;
+        serialize_i32(i32) => Integer;
+        serialize_i64(i64) => BigInt;
+        serialize_i128(i128) => HugeInt;
+        serialize_u8(u8) => SmallInt(i16);
+        serialize_u16(u16) => Integer(i32);
+        serialize_u32(u32) => BigInt(i64);
+        serialize_u64(u64) => HugeInt(i128);
     }
     fn serialize_u128(self, v: u128) -> Result<Value> {
         i128::try_from(v).map(Value::HugeInt).map_err(|_| {
             Error::with_message(ErrorKind::IntegerOverflow, format_args!("{v} over HUGEINT"))
         })
     }
-    fn serialize_f32(self, v: f32) -> Result<Value> {
-        Ok(Value::Real(v))
-    }
-    fn serialize_f64(self, v: f64) -> Result<Value> {
-        Ok(Value::Double(v))
+    serialize_into! {
+        serialize_f32(f32) => Real;
+        serialize_f64(f64) => Double;
     }
     fn serialize_char(self, v: char) -> Result<Value> {
         Ok(Value::Varchar(v.to_string()))
@@ -510,22 +500,6 @@ impl<'de> serde::Deserializer<'de> for ValueDeserializer {
         }
     }
 
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.deserialize_unit(visitor)
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        visitor.visit_newtype_struct(self)
-    }
-
     fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
         match self.0 {
             Value::Row(fields) => {
@@ -535,27 +509,17 @@ impl<'de> serde::Deserializer<'de> for ValueDeserializer {
         }
     }
 
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.deserialize_tuple(len, visitor)
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        match self.0 {
+    deserializer_methods! {
+        fn deserialize_unit_struct(self, _name, visitor) => self.deserialize_unit(visitor);
+        fn deserialize_newtype_struct(self, _name, visitor) => visitor.visit_newtype_struct(self);
+        fn deserialize_tuple_struct(self, _name, len, visitor) =>
+            self.deserialize_tuple(len, visitor);
+        fn deserialize_enum(self, _name, _variants, visitor) => match self.0 {
             Value::Varchar(variant) => {
                 visitor.visit_enum(IntoDeserializer::<Error>::into_deserializer(variant))
             }
             _ => Err(unsupported("an enum other than a VARCHAR variant name")),
-        }
+        };
     }
 
     serde::forward_to_deserialize_any! {

@@ -131,15 +131,7 @@ pub(super) struct VariantAccess<'a, 'de> {
     pub(super) payload: Cursor,
 }
 
-impl<'de> de::EnumAccess<'de> for VariantAccess<'_, 'de> {
-    type Error = Error;
-    type Variant = Self;
-
-    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
-        let name = seed.deserialize(&mut *self.de)?;
-        Ok((name, self))
-    }
-}
+enum_access_via_de!(VariantAccess);
 
 impl<'de> de::VariantAccess<'de> for VariantAccess<'_, 'de> {
     type Error = Error;
@@ -158,12 +150,8 @@ impl<'de> de::VariantAccess<'de> for VariantAccess<'_, 'de> {
         self.de.next = self.payload;
         de::Deserializer::deserialize_seq(&mut *self.de, visitor)
     }
-    fn struct_variant<V: Visitor<'de>>(
-        self,
-        _: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        self.de.next = self.payload;
-        de::Deserializer::deserialize_seq(&mut *self.de, visitor)
+    deserializer_methods! {
+        fn struct_variant(self, fields, visitor) =>
+            de::VariantAccess::tuple_variant(self, fields.len(), visitor);
     }
 }
