@@ -1,10 +1,11 @@
-//! `vector::restore` on arbitrary bytes: never a panic; the slice and stream readers agree; a
+//! `vector::restore` on arbitrary bytes: never a panic; the slice reader, the stream reader and
+//! the stream reader told the length (`restore_with_len`) agree; a
 //! vector that restores saves to bytes that restore to the same vector, and reading every value
 //! and printing it never panics.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use serde_formats::vector::{from_bytes, restore, take_from_bytes, to_bytes};
+use serde_formats::vector::{from_bytes, restore, restore_with_len, take_from_bytes, to_bytes};
 
 fuzz_target!(|data: &[u8]| {
     let from_stream = restore(data);
@@ -13,6 +14,13 @@ fuzz_target!(|data: &[u8]| {
         (Ok((a, _)), Ok(b)) => assert_eq!(a, b),
         (Err(a), Err(b)) => assert_eq!(a.kind(), b.kind()),
         _ => panic!("readers disagree: {from_slice:?} vs {from_stream:?}"),
+    }
+    let from_sized = restore_with_len(data, data.len() as u64);
+    match (&from_slice, &from_sized) {
+        (Ok((a, _)), Ok(b)) => assert_eq!(a, b),
+        // Lengths are checked before reading in both, so the errors match exactly.
+        (Err(a), Err(b)) => assert_eq!((a.kind(), a.offset()), (b.kind(), b.offset())),
+        _ => panic!("readers disagree: {from_slice:?} vs {from_sized:?}"),
     }
     let Ok((vector, _)) = from_slice else {
         return;
