@@ -12,7 +12,7 @@
 /// `&'static [&'static str]`. The visitor's lifetime is the impl's `'de`. Attributes such as
 /// `#[inline]` go before `fn`.
 ///
-/// ```ignore
+/// ```text
 /// deserializer_methods! {
 ///     #[inline]
 ///     fn deserialize_byte_buf(self, visitor) => self.deserialize_bytes(visitor);
