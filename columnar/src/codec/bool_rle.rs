@@ -354,8 +354,10 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+
     use crate::codec::test_support::{
-        assert_prefixes, assert_rejects, entry_points, hex, stream_agrees_with_bulk, EntryPoint,
+        assert_goldens, assert_rejects, assert_round_trip, codec, entry_points, hex,
+        stream_agrees_with_bulk,
     };
 
     /// Golden vectors written by hand from `docs/spec/columnar.md` §5.4; the first rows are the
@@ -377,33 +379,16 @@ mod tests {
         ]
     }
 
+    /// Both encoders write the goldens; every decoder reads them, and their prefixes safely.
     #[test]
-    fn encodes_and_decodes_golden_vectors() {
-        for (values, bytes) in goldens() {
-            assert_eq!(encode(&values).unwrap(), bytes, "{values:?}");
-            assert_eq!(decode(&bytes).unwrap(), values);
-            let streamed: Vec<bool> = BoolRleIter::new(&bytes).collect::<Result<_>>().unwrap();
-            assert_eq!(streamed, values);
-            let mut peer = serde_columnar::BoolRleEncoder::new();
-            for value in &values {
-                peer.append(*value).unwrap();
-            }
-            assert_eq!(peer.finish().unwrap(), bytes);
-        }
-    }
-
-    #[test]
-    fn every_prefix_decodes_to_an_error_or_a_prefix() {
-        for (values, bytes) in goldens() {
-            assert_prefixes(&bytes, &values, decode);
-            assert_prefixes(&bytes, &values, |b| BoolRleIter::new(b).collect());
-        }
+    fn golden_vectors_round_trip_like_serde_columnar() {
+        assert_goldens(&goldens(), &codec!(BoolRleIter, BoolRleColumn));
     }
 
     #[test]
     fn rejects_hostile_inputs() {
-        let entry_points: [EntryPoint<bool>; 4] = entry_points!(decode, BoolRleIter, BoolRleColumn);
-        let table: &[(&str, ErrorKind, u64)] = &[
+        let entry_points = entry_points!(decode, BoolRleIter, BoolRleColumn);
+        let cases = [
             // a count of 0 after the first
             ("02 00", ErrorKind::ZeroRunCount, 1),
             ("00 00", ErrorKind::ZeroRunCount, 1),
@@ -416,9 +401,7 @@ mod tests {
             ("80 80 80 80 80 80 80 80 80 80 00", ErrorKind::BadVarint, 0),
             ("01 80", ErrorKind::UnexpectedEnd, 2),
         ];
-        for (input, kind, offset) in table {
-            assert_rejects(&hex(input), *kind, *offset, &entry_points);
-        }
+        assert_rejects(&entry_points, &cases);
     }
 
     #[test]
@@ -441,17 +424,7 @@ mod tests {
                 .into_iter()
                 .flat_map(|(value, times)| std::iter::repeat_n(value, times))
                 .collect();
-            let bytes = encode(&values).unwrap();
-            let mut peer = serde_columnar::BoolRleEncoder::new();
-            for value in &values {
-                peer.append(*value).unwrap();
-            }
-            prop_assert_eq!(&bytes, &peer.finish().unwrap());
-            prop_assert_eq!(&decode(&bytes).unwrap(), &values);
-            let streamed: Vec<bool> = BoolRleIter::new(&bytes).collect::<Result<_>>().unwrap();
-            prop_assert_eq!(&streamed, &values);
-            let peer_decoded = serde_columnar::BoolRleDecoder::new(&bytes).decode().unwrap();
-            prop_assert_eq!(&peer_decoded, &values);
+                        assert_round_trip(&values, &codec!(BoolRleIter, BoolRleColumn));
         }
 
         #[test]

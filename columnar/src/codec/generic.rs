@@ -208,9 +208,11 @@ mod tests {
     use serde::{Deserialize, Serialize};
 
     use super::*;
+
     use crate::codec::test_support::{
-        assert_prefixes, assert_rejects, entry_points, hex, EntryPoint,
+        assert_goldens, assert_rejects, assert_round_trip, codec, entry_points, hex,
     };
+
     use crate::ErrorKind;
 
     #[test]
@@ -223,18 +225,13 @@ mod tests {
             (vec![7], hex("01 07")),
             (vec![1, 300, u32::MAX], hex("03 01 ac 02 ff ff ff ff 0f")),
         ];
+        assert_goldens(&cases, &codec!(GenericIter, GenericColumn<u32>));
         for (values, bytes) in cases {
-            assert_eq!(encode(&values).unwrap(), bytes);
             let mut encoder = GenericEncoder::new();
             for value in &values {
                 encoder.push(value).unwrap();
             }
             assert_eq!(encoder.finish().unwrap(), bytes);
-            assert_eq!(decode::<u32>(&bytes).unwrap(), values);
-            let streamed: Vec<u32> = GenericIter::new(&bytes).collect::<Result<_>>().unwrap();
-            assert_eq!(streamed, values);
-            assert_prefixes(&bytes, &values, |b| decode::<u32>(b));
-            assert_prefixes(&bytes, &values, |b| GenericIter::new(b).collect());
         }
         // Strings: count 2, "hi", "".
         let bytes = hex("02 02 68 69 00");
@@ -244,9 +241,8 @@ mod tests {
 
     #[test]
     fn rejects_hostile_inputs() {
-        let entry_points: [EntryPoint<u32>; 4] =
-            entry_points!(decode::<u32>, GenericIter, GenericColumn<u32>);
-        let table: &[(&str, ErrorKind, u64)] = &[
+        let entry_points = entry_points!(decode::<u32>, GenericIter, GenericColumn<u32>);
+        let cases = [
             // no count at all
             ("", ErrorKind::UnexpectedEnd, 0),
             // two values announced, one present
@@ -264,9 +260,7 @@ mod tests {
             // 11-byte count
             ("80 80 80 80 80 80 80 80 80 80 00", ErrorKind::BadVarint, 0),
         ];
-        for (input, kind, offset) in table {
-            assert_rejects(&hex(input), *kind, *offset, &entry_points);
-        }
+        assert_rejects(&entry_points, &cases);
     }
 
     #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -303,15 +297,7 @@ mod tests {
     proptest! {
         #[test]
         fn round_trips_and_matches_serde_columnar(rows in prop::collection::vec(row(), 0..8)) {
-            use serde_columnar::ColumnTrait;
-            let bytes = encode(&rows).unwrap();
-            let peer = serde_columnar::GenericColumn::from(rows.clone()).encode().unwrap();
-            prop_assert_eq!(&bytes, &peer);
-            prop_assert_eq!(&decode::<Row>(&bytes).unwrap(), &rows);
-            let streamed: Vec<Row> = GenericIter::new(&bytes).collect::<Result<_>>().unwrap();
-            prop_assert_eq!(&streamed, &rows);
-            let peer_decoded = serde_columnar::GenericColumn::<Row>::decode(&bytes).unwrap();
-            prop_assert_eq!(&peer_decoded.data, &rows);
+                        assert_round_trip(&rows, &codec!(GenericIter, GenericColumn<Row>));
         }
 
         #[test]

@@ -319,39 +319,134 @@ pub(crate) mod test_support {
             .collect()
     }
 
-    /// A named decoding entry point, for the hostile-input tables.
-    pub(crate) type EntryPoint<'a, T> = (&'a str, &'a dyn Fn(&[u8]) -> Result<Vec<T>>);
+    /// A named decoding entry point, for [`assert_decodes`] and [`assert_rejects`].
+    pub(crate) type EntryPoint<T> = (&'static str, fn(&[u8]) -> Result<Vec<T>>);
 
-    /// Every strict prefix of `bytes` decodes to an error or to a prefix of `values`.
+    /// Every entry point decodes every strict prefix of `bytes` to an error or to a prefix of
+    /// `values`.
     pub(crate) fn assert_prefixes<T: PartialEq + Debug>(
         bytes: &[u8],
         values: &[T],
-        decode: impl Fn(&[u8]) -> Result<Vec<T>>,
+        entry_points: &[EntryPoint<T>],
     ) {
-        for cut in 0..bytes.len() {
-            if let Ok(decoded) = decode(&bytes[..cut]) {
-                assert!(
-                    values.starts_with(&decoded),
-                    "prefix of {cut} bytes of {bytes:02x?} decoded to {decoded:?}, not a prefix of {values:?}"
-                );
+        for (name, decode) in entry_points {
+            for cut in 0..bytes.len() {
+                if let Ok(decoded) = decode(&bytes[..cut]) {
+                    assert!(
+                        values.starts_with(&decoded),
+                        "{name}: prefix of {cut} bytes of {bytes:02x?} decoded to {decoded:?}, not a prefix of {values:?}"
+                    );
+                }
             }
         }
     }
 
-    /// Checks one hostile input against every decoding entry point of a codec.
-    pub(crate) fn assert_rejects<T: Debug>(
-        input: &[u8],
-        kind: ErrorKind,
-        offset: u64,
-        entry_points: &[EntryPoint<'_, T>],
+    /// Every decoding entry point of a codec reads `bytes` as `values`.
+    #[track_caller]
+    pub(crate) fn assert_decodes<T: PartialEq + Debug>(
+        bytes: &[u8],
+        values: &[T],
+        entry_points: &[EntryPoint<T>],
     ) {
         for (name, decode) in entry_points {
-            let err = decode(input).expect_err(&format!("{name} accepted {input:02x?}"));
-            assert_eq!(
-                (err.kind(), err.offset()),
-                (kind, Some(offset)),
-                "{name} on {input:02x?}: {err}"
-            );
+            match decode(bytes) {
+                Ok(decoded) => assert_eq!(decoded, values, "{name} on {bytes:02x?}"),
+                Err(err) => panic!("{name} rejected {bytes:02x?}: {err}"),
+            }
+        }
+    }
+
+    /// `serde_columnar`'s side of a codec: how it encodes values and how it decodes bytes.
+    pub(crate) type Peer<T> = (fn(&[T]) -> Vec<u8>, fn(&[u8]) -> Vec<T>);
+
+    /// A codec under test: its `encode`, its decoding entry points and its `serde_columnar` peer.
+    pub(crate) struct Codec<T> {
+        pub(crate) encode: fn(&[T]) -> Result<Vec<u8>>,
+        pub(crate) entry_points: [EntryPoint<T>; 4],
+        pub(crate) peer: Peer<T>,
+    }
+
+    /// The [`Codec`] of the module in scope: its `encode` and `decode`, the iterator `$iter`,
+    /// and the column type `$column`, whose namesake in `serde_columnar` is the peer.
+    macro_rules! codec {
+        ($iter:ident, $column:ident $(<$t:ty>)?) => {
+            $crate::codec::test_support::Codec {
+                encode: |values| encode(values),
+                entry_points: $crate::codec::test_support::entry_points!(
+                    decode,
+                    $iter,
+                    $column$(<$t>)?
+                ),
+                peer: (
+                    |values| {
+                        let column = <serde_columnar::$column$(<$t>)?>::from(values.to_vec());
+                        serde_columnar::ColumnTrait::encode(&column).unwrap()
+                    },
+                    |bytes| {
+                        <serde_columnar::$column$(<$t>)? as serde_columnar::ColumnTrait>::decode(bytes)
+                            .unwrap()
+                            .data
+                    },
+                ),
+            }
+        };
+    }
+    pub(crate) use codec;
+
+    /// `encode` and the peer write the same bytes for `values`, and every entry point and the
+    /// peer read them back as `values`. Returns the bytes.
+    #[track_caller]
+    pub(crate) fn assert_round_trip<T: PartialEq + Debug>(
+        values: &[T],
+        codec: &Codec<T>,
+    ) -> Vec<u8> {
+        let bytes =
+            (codec.encode)(values).unwrap_or_else(|err| panic!("encoding {values:?}: {err}"));
+        let (peer_encode, peer_decode) = codec.peer;
+        assert_eq!(
+            peer_encode(values),
+            bytes,
+            "serde_columnar encoding {values:?}"
+        );
+        assert_decodes(&bytes, values, &codec.entry_points);
+        assert_eq!(
+            peer_decode(&bytes),
+            values,
+            "serde_columnar on {bytes:02x?}"
+        );
+        bytes
+    }
+
+    /// Each golden `(values, bytes)` round-trips as [`assert_round_trip`] through exactly
+    /// `bytes`, and every strict prefix of `bytes` decodes to an error or a prefix of `values`.
+    #[track_caller]
+    pub(crate) fn assert_goldens<T: PartialEq + Debug>(
+        goldens: &[(Vec<T>, Vec<u8>)],
+        codec: &Codec<T>,
+    ) {
+        for (values, bytes) in goldens {
+            assert_eq!(&assert_round_trip(values, codec), bytes, "{values:?}");
+            assert_prefixes(bytes, values, &codec.entry_points);
+        }
+    }
+
+    /// Checks each hostile input of `cases` (hex, expected kind, expected offset) against
+    /// every decoding entry point of a codec.
+    #[track_caller]
+    pub(crate) fn assert_rejects<T: Debug>(
+        entry_points: &[EntryPoint<T>],
+        cases: &[(&str, ErrorKind, u64)],
+    ) {
+        for &(input, kind, offset) in cases {
+            let input = hex(input);
+            for (name, decode) in entry_points {
+                let err = decode(&input).expect_err(&format!("{name} accepted {input:02x?}"));
+                assert_eq!(
+                    (err.kind(), err.offset()),
+                    (kind, Some(offset)),
+                    "{name} on {input:02x?}: {err}"
+                );
+            }
         }
     }
 
@@ -392,19 +487,21 @@ pub(crate) mod test_support {
         ])
     }
 
-    /// The four decoding entry points of a codec, for [`assert_rejects`]: the bulk `decode`,
-    /// the streaming iterator `$iter`, and the column type's `decode` and serde impl.
+    /// The four decoding entry points of a codec, for [`assert_decodes`] and
+    /// [`assert_rejects`]: the bulk `decode`, the streaming iterator `$iter`, and the column
+    /// type's `decode` and serde impl.
     macro_rules! entry_points {
-        ($decode:expr, $iter:ident, $column:ty) => {
-            [
-                ("decode", &|b| $decode(b)),
-                ("iter", &|b| $iter::new(b).collect()),
-                ("column", &|b| <$column>::decode(b).map(|c| c.data)),
-                ("serde", &|b| {
+        ($decode:expr, $iter:ident, $column:ty) => {{
+            let entry_points: [$crate::codec::test_support::EntryPoint<_>; 4] = [
+                ("decode", |b| $decode(b)),
+                ("iter", |b| $iter::new(b).collect()),
+                ("column", |b| <$column>::decode(b).map(|c| c.data)),
+                ("serde", |b| {
                     $crate::codec::test_support::via_serde(b, |c: $column| c.data)
                 }),
-            ]
-        };
+            ];
+            entry_points
+        }};
     }
     pub(crate) use entry_points;
 

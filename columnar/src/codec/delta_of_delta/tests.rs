@@ -3,8 +3,9 @@
 use proptest::prelude::*;
 
 use super::*;
+
 use crate::codec::test_support::{
-    assert_error, assert_prefixes, assert_rejects, entry_points, hex, EntryPoint,
+    assert_error, assert_goldens, assert_rejects, assert_round_trip, codec, entry_points, hex,
 };
 
 /// Golden vectors written by hand from `docs/spec/columnar.md` §5.5 (worked examples in
@@ -62,35 +63,13 @@ fn goldens() -> Vec<(Vec<i64>, Vec<u8>)> {
     ]
 }
 
+/// Both encoders write the goldens; every decoder reads them, and their prefixes safely.
 #[test]
-fn encodes_and_decodes_golden_vectors() {
-    for (values, bytes) in goldens() {
-        assert_eq!(encode(&values).unwrap(), bytes, "{values:?}");
-        assert_eq!(decode::<i64>(&bytes).unwrap(), values);
-        let streamed: Vec<i64> = DeltaOfDeltaIter::new(&bytes)
-            .collect::<Result<_>>()
-            .unwrap();
-        assert_eq!(streamed, values);
-    }
-}
-
-#[test]
-fn golden_vectors_match_serde_columnar() {
-    for (values, bytes) in goldens() {
-        let mut peer = serde_columnar::DeltaOfDeltaEncoder::new();
-        for value in &values {
-            peer.append(*value).unwrap();
-        }
-        assert_eq!(peer.finish().unwrap(), bytes, "{values:?}");
-    }
-}
-
-#[test]
-fn every_prefix_decodes_to_an_error_or_a_prefix() {
-    for (values, bytes) in goldens() {
-        assert_prefixes(&bytes, &values, decode::<i64>);
-        assert_prefixes(&bytes, &values, |b| DeltaOfDeltaIter::new(b).collect());
-    }
+fn golden_vectors_round_trip_like_serde_columnar() {
+    assert_goldens(
+        &goldens(),
+        &codec!(DeltaOfDeltaIter, DeltaOfDeltaColumn<i64>),
+    );
 }
 
 #[test]
@@ -113,9 +92,8 @@ fn narrow_types_use_the_same_bytes() {
 
 #[test]
 fn rejects_hostile_inputs() {
-    let entry_points: [EntryPoint<i64>; 4] =
-        entry_points!(decode::<i64>, DeltaOfDeltaIter, DeltaOfDeltaColumn<i64>);
-    let table: &[(&str, ErrorKind, u64)] = &[
+    let entry_points = entry_points!(decode::<i64>, DeltaOfDeltaIter, DeltaOfDeltaColumn<i64>);
+    let cases = [
         // shorter than the header: no head, head without value, no trailer
         ("", ErrorKind::UnexpectedEnd, 0),
         ("01", ErrorKind::UnexpectedEnd, 1),
@@ -152,9 +130,7 @@ fn rejects_hostile_inputs() {
             12,
         ),
     ];
-    for (input, kind, offset) in table {
-        assert_rejects(&hex(input), *kind, *offset, &entry_points);
-    }
+    assert_rejects(&entry_points, &cases);
     // A value outside the column's type: 256 in a u8 column (head zigzag 512 = 80 04).
     assert_error(
         decode::<u8>(&hex("01 80 04 00")),
@@ -211,30 +187,12 @@ fn encodable(values: &[i64]) -> bool {
 proptest! {
     #[test]
     fn round_trips_and_matches_serde_columnar(values in timestamps()) {
-        let mut peer = serde_columnar::DeltaOfDeltaEncoder::new();
-        let mut peer_ok = true;
-        for value in &values {
-            peer_ok &= peer.append(*value).is_ok();
-        }
-        match encode(&values) {
-            Ok(bytes) => {
-                prop_assert!(peer_ok);
-                prop_assert_eq!(&bytes, &peer.finish().unwrap());
-                prop_assert_eq!(&decode::<i64>(&bytes).unwrap(), &values);
-                let streamed: Vec<i64> =
-                    DeltaOfDeltaIter::new(&bytes).collect::<Result<_>>().unwrap();
-                prop_assert_eq!(&streamed, &values);
-                let peer_decoded = serde_columnar::DeltaOfDeltaDecoder::<i64>::new(&bytes)
-                    .unwrap()
-                    .decode()
-                    .unwrap();
-                prop_assert_eq!(&peer_decoded, &values);
-            }
-            Err(err) => {
-                prop_assert_eq!(err.kind(), ErrorKind::EncodeOverflow);
-                prop_assert!(!encodable(&values));
-                prop_assert!(!peer_ok);
-            }
+        if encodable(&values) {
+                        assert_round_trip(&values, &codec!(DeltaOfDeltaIter, DeltaOfDeltaColumn<i64>));
+        } else {
+            prop_assert_eq!(encode(&values).unwrap_err().kind(), ErrorKind::EncodeOverflow);
+            let peer_column = serde_columnar::DeltaOfDeltaColumn::from(values);
+            prop_assert!(serde_columnar::ColumnTrait::encode(&peer_column).is_err());
         }
     }
 

@@ -3,9 +3,10 @@
 use proptest::prelude::*;
 
 use super::*;
+
 use crate::codec::test_support::{
-    assert_error, assert_prefixes, assert_rejects, entry_points, hex, i64_runs, runs_of,
-    stream_agrees_with_bulk, u64_runs, EntryPoint,
+    assert_decodes, assert_error, assert_prefixes, assert_rejects, assert_round_trip, codec,
+    entry_points, hex, i64_runs, runs_of, stream_agrees_with_bulk, u64_runs,
 };
 
 #[test]
@@ -14,12 +15,10 @@ fn encodes_and_decodes_golden_vectors() {
     // deltas from 0.
     fn check<T: DeltaRleable + PartialEq + std::fmt::Debug>(values: &[T], bytes: &str) {
         let bytes = hex(bytes);
+        let entry_points = entry_points!(decode::<T>, DeltaRleIter, DeltaRleColumn<T>);
         assert_eq!(encode(values).unwrap(), bytes, "{values:?}");
-        assert_eq!(decode::<T>(&bytes).unwrap(), values);
-        let streamed: Vec<T> = DeltaRleIter::new(&bytes).collect::<Result<_>>().unwrap();
-        assert_eq!(streamed, values);
-        assert_prefixes(&bytes, values, |b| decode::<T>(b));
-        assert_prefixes(&bytes, values, |b| DeltaRleIter::new(b).collect());
+        assert_decodes(&bytes, values, &entry_points);
+        assert_prefixes(&bytes, values, &entry_points);
     }
     check::<u32>(&[], "");
     // deltas 1, 1, 1: run of three (06) of delta 1 (02)
@@ -86,11 +85,10 @@ fn runs_spanning_more_than_half_of_i128_decode() {
         "ff ".repeat(18)
     ));
     for (values, bytes) in [(climbing, bytes), (falling, bytes_falling)] {
-        assert_eq!(encode(&values).unwrap(), bytes);
-        assert_eq!(peer_encode(&values), bytes);
-        assert_eq!(decode::<i128>(&bytes).unwrap(), values);
-        let streamed: Vec<i128> = DeltaRleIter::new(&bytes).collect::<Result<_>>().unwrap();
-        assert_eq!(streamed, values);
+        assert_eq!(
+            assert_round_trip(&values, &codec!(DeltaRleIter, DeltaRleColumn<i128>)),
+            bytes
+        );
     }
     // Longer runs really overflow: MIN, then five steps of 2^126, passes i128::MAX.
     let past = hex(&format!(
@@ -144,11 +142,10 @@ fn literal_deltas_around_nine_bytes_stream_like_bulk() {
 
 #[test]
 fn rejects_hostile_inputs() {
-    let entry_points: [EntryPoint<u8>; 4] =
-        entry_points!(decode::<u8>, DeltaRleIter, DeltaRleColumn<u8>);
+    let entry_points = entry_points!(decode::<u8>, DeltaRleIter, DeltaRleColumn<u8>);
     let max_i128 = format!("03 fe {} 03 02", "ff ".repeat(17));
     let overlong_i128 = format!("01 {} 00", "80 ".repeat(19));
-    let table: Vec<(&str, ErrorKind, u64)> = vec![
+    let cases = [
         // 255, then a run of one +1: a u8 column reaching 256, at the delta
         ("01 fe 03 02 02", ErrorKind::IntegerOverflow, 4),
         // literal [255, +1]
@@ -158,7 +155,7 @@ fn rejects_hostile_inputs() {
         // -1 in an unsigned column
         ("01 01", ErrorKind::IntegerOverflow, 1),
         // 20-byte i128 varint
-        (&overlong_i128, ErrorKind::BadVarint, 1),
+        (overlong_i128.as_str(), ErrorKind::BadVarint, 1),
         // count 0, count too large, literal longer than the input
         ("02 02 00", ErrorKind::ZeroRunCount, 2),
         ("fe ff ff ff 0f 02", ErrorKind::RunCountTooLarge, 0),
@@ -168,9 +165,7 @@ fn rejects_hostile_inputs() {
         ("02", ErrorKind::UnexpectedEnd, 1),
         ("02 80", ErrorKind::UnexpectedEnd, 2),
     ];
-    for (input, kind, offset) in table {
-        assert_rejects(&hex(input), kind, offset, &entry_points);
-    }
+    assert_rejects(&entry_points, &cases);
     // i128::MAX then +1: the running value leaves i128, at the second delta
     for result in [
         decode::<i128>(&hex(&max_i128)),
@@ -182,27 +177,11 @@ fn rejects_hostile_inputs() {
     assert_error(decode::<bool>(&hex("01 04")), ErrorKind::IntegerOverflow, 1);
 }
 
-fn peer_encode<T: serde_columnar::DeltaRleable>(values: &[T]) -> Vec<u8> {
-    let mut peer = serde_columnar::DeltaRleEncoder::new();
-    for value in values {
-        peer.append(*value).unwrap();
-    }
-    peer.finish().unwrap()
-}
-
 fn round_trip_and_compare<T>(values: Vec<T>) -> std::result::Result<(), TestCaseError>
 where
     T: DeltaRleable + serde_columnar::DeltaRleable + std::fmt::Debug,
 {
-    let bytes = encode(&values).unwrap();
-    prop_assert_eq!(&bytes, &peer_encode(&values));
-    prop_assert_eq!(&decode::<T>(&bytes).unwrap(), &values);
-    let streamed: Vec<T> = DeltaRleIter::new(&bytes).collect::<Result<_>>().unwrap();
-    prop_assert_eq!(&streamed, &values);
-    let peer = serde_columnar::DeltaRleDecoder::<T>::new(&bytes)
-        .decode()
-        .unwrap();
-    prop_assert_eq!(&peer, &values);
+    assert_round_trip(&values, &codec!(DeltaRleIter, DeltaRleColumn<T>));
     Ok(())
 }
 

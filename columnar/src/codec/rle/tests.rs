@@ -3,9 +3,10 @@
 use proptest::prelude::*;
 
 use super::*;
+
 use crate::codec::test_support::{
-    assert_error, assert_prefixes, assert_rejects, assert_stream_error, entry_points, hex,
-    i64_runs, runs_of, stream_agrees_with_bulk, u64_runs, via_serde, EntryPoint,
+    assert_error, assert_goldens, assert_rejects, assert_round_trip, assert_stream_error, codec,
+    entry_points, hex, i64_runs, runs_of, stream_agrees_with_bulk, u64_runs,
 };
 use crate::ErrorKind;
 
@@ -31,25 +32,10 @@ fn goldens() -> Vec<(Vec<u32>, Vec<u8>)> {
     ]
 }
 
+/// Both encoders write the goldens; every decoder reads them, and their prefixes safely.
 #[test]
-fn encodes_and_decodes_golden_vectors() {
-    for (values, bytes) in goldens() {
-        assert_eq!(encode(&values).unwrap(), bytes, "{values:?}");
-        assert_eq!(decode::<u32>(&bytes).unwrap(), values);
-        let streamed: Vec<u32> = AnyRleIter::new(&bytes).collect::<Result<_>>().unwrap();
-        assert_eq!(streamed, values);
-    }
-}
-
-#[test]
-fn golden_vectors_match_serde_columnar() {
-    for (values, bytes) in goldens() {
-        let mut peer = serde_columnar::AnyRleEncoder::<u32>::new();
-        for value in &values {
-            peer.append(value).unwrap();
-        }
-        assert_eq!(peer.finish().unwrap(), bytes, "{values:?}");
-    }
+fn golden_vectors_round_trip_like_serde_columnar() {
+    assert_goldens(&goldens(), &codec!(AnyRleIter, RleColumn<u32>));
 }
 
 #[test]
@@ -80,18 +66,9 @@ fn a_run_keeps_the_second_of_two_equal_values() {
 }
 
 #[test]
-fn every_prefix_decodes_to_an_error_or_a_prefix() {
-    for (values, bytes) in goldens() {
-        assert_prefixes(&bytes, &values, |b| decode::<u32>(b));
-        assert_prefixes(&bytes, &values, |b| AnyRleIter::new(b).collect());
-    }
-}
-
-#[test]
 fn rejects_hostile_inputs() {
-    let u32_entry_points: [EntryPoint<u32>; 4] =
-        entry_points!(decode::<u32>, AnyRleIter, RleColumn<u32>);
-    let table: &[(&str, ErrorKind, u64)] = &[
+    let u32_entry_points = entry_points!(decode::<u32>, AnyRleIter, RleColumn<u32>);
+    let u32_cases = [
         // count 0
         ("00", ErrorKind::ZeroRunCount, 0),
         ("02 07 00", ErrorKind::ZeroRunCount, 2),
@@ -114,35 +91,19 @@ fn rejects_hostile_inputs() {
         // u32 value of 6 bytes
         ("02 80 80 80 80 80 00", ErrorKind::BadVarint, 1),
     ];
-    for (input, kind, offset) in table {
-        assert_rejects(&hex(input), *kind, *offset, &u32_entry_points);
-    }
+    assert_rejects(&u32_entry_points, &u32_cases);
 
-    let string_entry_points: [EntryPoint<String>; 3] = [
-        ("decode", &|b| decode::<String>(b)),
-        ("iter", &|b| AnyRleIter::new(b).collect()),
-        ("serde", &|b| via_serde(b, |c: RleColumn<String>| c.data)),
+    let string_entry_points = entry_points!(decode::<String>, AnyRleIter, RleColumn<String>);
+    let string_cases = [
+        // invalid UTF-8 at the string's first payload byte
+        ("02 01 ff", ErrorKind::InvalidUtf8, 2),
+        // string length past the end
+        ("02 05 61", ErrorKind::LengthPastEnd, 1),
     ];
-    // invalid UTF-8 at the string's first payload byte
-    assert_rejects(
-        &hex("02 01 ff"),
-        ErrorKind::InvalidUtf8,
-        2,
-        &string_entry_points,
-    );
-    // string length past the end
-    assert_rejects(
-        &hex("02 05 61"),
-        ErrorKind::LengthPastEnd,
-        1,
-        &string_entry_points,
-    );
-
-    let bool_entry_points: [EntryPoint<bool>; 2] = [
-        ("decode", &|b| decode::<bool>(b)),
-        ("iter", &|b| AnyRleIter::new(b).collect()),
-    ];
-    assert_rejects(&hex("02 05"), ErrorKind::BadTag, 1, &bool_entry_points);
+    assert_rejects(&string_entry_points, &string_cases);
+    // a bool that is neither 0 nor 1
+    let bool_entry_points = entry_points!(decode::<bool>, AnyRleIter, RleColumn<bool>);
+    assert_rejects(&bool_entry_points, &[("02 05", ErrorKind::BadTag, 1)]);
 }
 
 #[test]
@@ -165,27 +126,11 @@ fn the_iterator_streams_a_maximal_run_without_materializing_it() {
     assert_eq!(first, [42, 42, 42]);
 }
 
-fn peer_encode<T: serde_columnar::Rleable>(values: &[T]) -> Vec<u8> {
-    let mut peer = serde_columnar::AnyRleEncoder::<T>::new();
-    for value in values {
-        peer.append(value).unwrap();
-    }
-    peer.finish().unwrap()
-}
-
 fn round_trip_and_compare<T>(values: Vec<T>) -> std::result::Result<(), TestCaseError>
 where
     T: serde_columnar::Rleable + std::fmt::Debug,
 {
-    let bytes = encode(&values).unwrap();
-    prop_assert_eq!(&bytes, &peer_encode(&values));
-    prop_assert_eq!(&decode::<T>(&bytes).unwrap(), &values);
-    let streamed: Vec<T> = AnyRleIter::new(&bytes).collect::<Result<_>>().unwrap();
-    prop_assert_eq!(&streamed, &values);
-    let peer_decoded = serde_columnar::AnyRleDecoder::<T>::new(&bytes)
-        .decode()
-        .unwrap();
-    prop_assert_eq!(&peer_decoded, &values);
+    let bytes = assert_round_trip(&values, &codec!(AnyRleIter, RleColumn<T>));
     let mut streamed_encoder = AnyRleEncoder::new();
     for value in &values {
         streamed_encoder.push(value).unwrap();
