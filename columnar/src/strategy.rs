@@ -146,6 +146,17 @@ pub fn encoder<'r, S: Codec<'r, T>, T: ?Sized + 'r>() -> S::Encoder {
     Default::default()
 }
 
+/// Encodes a whole column with strategy `S`, one value at a time as a table does: the body of
+/// the whole-column `encode` of the codecs with a streaming encoder.
+#[inline]
+pub(crate) fn encode_column<'r, S: Codec<'r, T>, T: 'r>(values: &'r [T]) -> Result<Vec<u8>> {
+    let mut encoder = encoder::<S, T>();
+    for value in values {
+        encoder.push(value)?;
+    }
+    encoder.finish()
+}
+
 // ---- Generic ----
 
 /// Encoder of [`Generic`] columns.

@@ -111,11 +111,7 @@ impl BoolRleEncoder {
 /// # Ok::<(), columnar::Error>(())
 /// ```
 pub fn encode(values: &[bool]) -> Result<Vec<u8>> {
-    let mut encoder = BoolRleEncoder::new();
-    for value in values {
-        encoder.push(value)?;
-    }
-    encoder.finish()
+    crate::strategy::encode_column::<crate::strategy::BoolRle, bool>(values)
 }
 
 /// Reads run counts and validates them.

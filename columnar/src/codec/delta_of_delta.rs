@@ -176,11 +176,7 @@ impl DeltaOfDeltaEncoder {
 /// # Ok::<(), columnar::Error>(())
 /// ```
 pub fn encode<T: DeltaOfDeltable>(values: &[T]) -> Result<Vec<u8>> {
-    let mut encoder = DeltaOfDeltaEncoder::new();
-    for value in values {
-        encoder.push(value)?;
-    }
-    encoder.finish()
+    crate::strategy::encode_column::<crate::strategy::DeltaOfDelta, T>(values)
 }
 
 /// Decodes a whole column.

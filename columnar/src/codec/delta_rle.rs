@@ -115,11 +115,7 @@ impl DeltaRleEncoder {
 /// # Ok::<(), columnar::Error>(())
 /// ```
 pub fn encode<T: DeltaRleable>(values: &[T]) -> Result<Vec<u8>> {
-    let mut encoder = DeltaRleEncoder::new();
-    for value in values {
-        encoder.push(value)?;
-    }
-    encoder.finish()
+    crate::strategy::encode_column::<crate::strategy::DeltaRle, T>(values)
 }
 
 #[cold]
