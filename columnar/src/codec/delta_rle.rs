@@ -261,15 +261,7 @@ pub struct DeltaRleIter<'de, T> {
 }
 
 impl<'de, T: DeltaRleable> DeltaRleIter<'de, T> {
-    /// The offset of the column's first byte in the input (the `base` it was created with).
-    pub fn column_start(&self) -> usize {
-        self.start
-    }
-
-    /// An iterator over the column `bytes`.
-    pub fn new(bytes: &'de [u8]) -> Self {
-        Self::with_base(bytes, 0)
-    }
+    iter_methods!('de);
 
     /// An iterator over column bytes that sit at `base` of a larger input.
     pub fn with_base(bytes: &'de [u8], base: usize) -> Self {

@@ -125,15 +125,7 @@ pub struct GenericIter<'de, T> {
 }
 
 impl<'de, T: Deserialize<'de>> GenericIter<'de, T> {
-    /// The offset of the column's first byte in the input (the `base` it was created with).
-    pub fn column_start(&self) -> usize {
-        self.start
-    }
-
-    /// An iterator over the column `bytes`.
-    pub fn new(bytes: &'de [u8]) -> Self {
-        Self::with_base(bytes, 0)
-    }
+    iter_methods!('de, with_depth_limit);
 
     /// An iterator over column bytes that sit at `base` of a larger input.
     pub fn with_base(bytes: &'de [u8], base: usize) -> Self {
@@ -144,15 +136,6 @@ impl<'de, T: Deserialize<'de>> GenericIter<'de, T> {
             failed: false,
             _values: PhantomData,
         }
-    }
-
-    /// Sets how deep each value may nest (default
-    /// [`DEFAULT_DEPTH_LIMIT`](crate::wire::DEFAULT_DEPTH_LIMIT)): a column found inside a
-    /// container gets the depth its container has left.
-    #[must_use]
-    pub fn with_depth_limit(mut self, limit: usize) -> Self {
-        self.de = self.de.with_depth_limit(limit);
-        self
     }
 
     fn try_next(&mut self) -> Result<Option<T>> {

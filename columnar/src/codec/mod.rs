@@ -119,6 +119,35 @@
 //! `[i128::MIN, i128::MAX]`) and a DeltaOfDelta value, delta or delta of delta outside `i64`
 //! are [`ErrorKind::EncodeOverflow`].
 
+/// The methods every column iterator shares, defined once: `column_start` (its `start`
+/// field) and `new` (its `with_base` at 0); with `with_depth_limit`, also that method of the
+/// iterators of serde values (on their `Deserializer` field `de`).
+macro_rules! iter_methods {
+    ($de:lifetime) => {
+        /// The offset of the column's first byte in the input (the `base` it was created with).
+        pub fn column_start(&self) -> usize {
+            self.start
+        }
+
+        /// An iterator over the column `bytes`.
+        pub fn new(bytes: &$de [u8]) -> Self {
+            Self::with_base(bytes, 0)
+        }
+    };
+    ($de:lifetime, with_depth_limit) => {
+        iter_methods!($de);
+
+        /// Sets how deep each value may nest (default
+        /// [`DEFAULT_DEPTH_LIMIT`](crate::wire::DEFAULT_DEPTH_LIMIT)): a column found inside a
+        /// container gets the depth its container has left.
+        #[must_use]
+        pub fn with_depth_limit(mut self, limit: usize) -> Self {
+            self.de = self.de.with_depth_limit(limit);
+            self
+        }
+    };
+}
+
 #[macro_use]
 mod column_type;
 #[macro_use]

@@ -243,15 +243,7 @@ enum Pending<T> {
 }
 
 impl<'de, T: Clone + Deserialize<'de>> AnyRleIter<'de, T> {
-    /// The offset of the column's first byte in the input (the `base` it was created with).
-    pub fn column_start(&self) -> usize {
-        self.start
-    }
-
-    /// An iterator over the column `bytes`.
-    pub fn new(bytes: &'de [u8]) -> Self {
-        Self::with_base(bytes, 0)
-    }
+    iter_methods!('de, with_depth_limit);
 
     /// An iterator over column bytes that sit at `base` of a larger input; errors report
     /// offsets in that input.
@@ -262,15 +254,6 @@ impl<'de, T: Clone + Deserialize<'de>> AnyRleIter<'de, T> {
             pending: Pending::Nothing,
             failed: false,
         }
-    }
-
-    /// Sets how deep each value may nest (default
-    /// [`DEFAULT_DEPTH_LIMIT`](crate::wire::DEFAULT_DEPTH_LIMIT)): a column found inside a
-    /// container gets the depth its container has left.
-    #[must_use]
-    pub fn with_depth_limit(mut self, limit: usize) -> Self {
-        self.de = self.de.with_depth_limit(limit);
-        self
     }
 
     fn try_next(&mut self) -> Result<Option<T>> {
