@@ -342,7 +342,6 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-
     use crate::codec::test_support::{
         assert_goldens, assert_rejects, assert_round_trip, codec, entry_points, hex,
         stream_agrees_with_bulk,

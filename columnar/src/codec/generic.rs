@@ -191,7 +191,6 @@ mod tests {
     use serde::{Deserialize, Serialize};
 
     use super::*;
-
     use crate::codec::test_support::{
         assert_goldens, assert_rejects, assert_round_trip, codec, entry_points, hex,
     };

@@ -3,7 +3,6 @@
 use proptest::prelude::*;
 
 use super::*;
-
 use crate::codec::test_support::{
     assert_error, assert_goldens, assert_rejects, assert_round_trip, codec, entry_points, hex,
 };

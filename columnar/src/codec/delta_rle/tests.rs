@@ -3,7 +3,6 @@
 use proptest::prelude::*;
 
 use super::*;
-
 use crate::codec::test_support::{
     assert_decodes, assert_error, assert_prefixes, assert_rejects, assert_round_trip, codec,
     entry_points, hex, i64_runs, runs_of, stream_agrees_with_bulk, u64_runs,

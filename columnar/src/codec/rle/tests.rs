@@ -3,7 +3,6 @@
 use proptest::prelude::*;
 
 use super::*;
-
 use crate::codec::test_support::{
     assert_error, assert_goldens, assert_rejects, assert_round_trip, assert_stream_error, codec,
     entry_points, hex, i64_runs, runs_of, stream_agrees_with_bulk, u64_runs,
