@@ -85,19 +85,6 @@ impl Serialize for Value {
             Value::Missing => ser.serialize_none(),
             Value::Present(value) => ser.serialize_some(value),
             Value::Void => ser.serialize_unit(),
-            Value::Bool(v) => ser.serialize_bool(*v),
-            Value::Int8(v) => ser.serialize_i8(*v),
-            Value::Int16(v) => ser.serialize_i16(*v),
-            Value::Int32(v) => ser.serialize_i32(*v),
-            Value::Int64(v) => ser.serialize_i64(*v),
-            Value::Int128(v) => ser.serialize_i128(*v),
-            Value::UInt8(v) => ser.serialize_u8(*v),
-            Value::UInt16(v) => ser.serialize_u16(*v),
-            Value::UInt32(v) => ser.serialize_u32(*v),
-            Value::UInt64(v) => ser.serialize_u64(*v),
-            Value::UInt128(v) => ser.serialize_u128(*v),
-            Value::Float32(v) => ser.serialize_f32(*v),
-            Value::Float64(v) => ser.serialize_f64(*v),
             Value::ComplexFloat32(re, im) => (re, im).serialize(ser),
             Value::ComplexFloat64(re, im) => (re, im).serialize(ser),
             Value::Char(v) => ser.serialize_char(*v),
@@ -116,9 +103,41 @@ impl Serialize for Value {
                 ser.collect_map(fields.iter().map(|(name, value)| (name, value)))
             }
             Value::Array(array) => array.serialize(ser),
+            primitive => primitive.serialize_primitive(ser, false),
         }
     }
 }
+
+/// The methods over the sentinel primitives, one arm each from `sentinel_primitives!`.
+macro_rules! primitive_methods {
+    ($($variant:ident: $ty:ty),*) => {
+        impl Value {
+            /// The type of a primitive with a missing-value sentinel; `None` for any other value.
+            pub(super) fn primitive_type(&self) -> Option<Type> {
+                match self {
+                    $(Value::$variant(_) => Some(Type::$variant),)*
+                    _ => None,
+                }
+            }
+
+            /// Serializes a primitive as its Rust type (`serialize_i8`, ...), or through
+            /// `serialize_some::<P>` when `some` (a present value of `?P`, which the dynd
+            /// serializer checks is not the sentinel). Any other value is an error.
+            pub(super) fn serialize_primitive<S: ser::Serializer>(
+                &self,
+                ser: S,
+                some: bool,
+            ) -> Result<S::Ok, S::Error> {
+                match self {
+                    $(Value::$variant(v) if some => ser.serialize_some(v),
+                    Value::$variant(v) => v.serialize(ser),)*
+                    _ => Err(ser::Error::custom(format_args!("{self:?} is not a primitive"))),
+                }
+            }
+        }
+    };
+}
+sentinel_primitives!(primitive_methods);
 
 struct ValueVisitor;
 
