@@ -113,6 +113,7 @@ macro_rules! primitive_methods {
     ($($variant:ident: $ty:ty),*) => {
         impl Value {
             /// The type of a primitive with a missing-value sentinel; `None` for any other value.
+            #[inline]
             pub(super) fn primitive_type(&self) -> Option<Type> {
                 match self {
                     $(Value::$variant(_) => Some(Type::$variant),)*
@@ -211,8 +212,14 @@ impl<'de> Deserialize<'de> for Value {
     }
 }
 
-fn big_to_json(text: String) -> serde_json::Value {
-    serde_json::Value::String(text)
+/// A 128-bit integer as a JSON number when the 64-bit `N` (`i64` or `u64`) holds it, else as
+/// its decimal string.
+fn big_to_json<N, T>(v: T) -> serde_json::Value
+where
+    N: TryFrom<T> + Into<serde_json::Value>,
+    T: Copy + ToString,
+{
+    N::try_from(v).map_or_else(|_| serde_json::Value::String(v.to_string()), Into::into)
 }
 
 impl From<&Value> for serde_json::Value {
@@ -231,16 +238,12 @@ impl From<&Value> for serde_json::Value {
             Value::Int16(v) => Json::from(*v),
             Value::Int32(v) => Json::from(*v),
             Value::Int64(v) => Json::from(*v),
-            Value::Int128(v) => {
-                i64::try_from(*v).map_or_else(|_| big_to_json(v.to_string()), Json::from)
-            }
+            Value::Int128(v) => big_to_json::<i64, _>(*v),
             Value::UInt8(v) => Json::from(*v),
             Value::UInt16(v) => Json::from(*v),
             Value::UInt32(v) => Json::from(*v),
             Value::UInt64(v) => Json::from(*v),
-            Value::UInt128(v) => {
-                u64::try_from(*v).map_or_else(|_| big_to_json(v.to_string()), Json::from)
-            }
+            Value::UInt128(v) => big_to_json::<u64, _>(*v),
             Value::Float32(v) => float(f64::from(*v)),
             Value::Float64(v) => float(*v),
             Value::ComplexFloat32(re, im) => {
@@ -312,6 +315,10 @@ mod tests {
             Value::Float64(f64::NAN),
             Value::Int128(i128::MIN),
             Value::UInt128(7),
+            // An int128 past i64 is a string even where a u64 would hold it.
+            Value::Int128(i128::from(u64::MAX)),
+            Value::Int128(-5),
+            Value::UInt128(u128::MAX),
             Value::Bytes(vec![1]),
             Value::Type(Type::Bool),
         ]);
@@ -321,6 +328,9 @@ mod tests {
                 null,
                 "-170141183460469231731687303715884105728",
                 7,
+                "18446744073709551615",
+                -5,
+                "340282366920938463463374607431768211455",
                 [1],
                 "bool"
             ])
