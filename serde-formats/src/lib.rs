@@ -74,7 +74,7 @@
 //! # Ok::<(), serde_formats::Error>(())
 //! ```
 #![deny(missing_docs)]
-// The shared modules (limits, read, varint, ser_macros, de_macros) serve all four formats; each
+// The shared modules (display, limits, read, varint, ser_macros, de_macros) serve all four formats; each
 // format alone uses part of them. Dead code is checked when all four are built.
 #![cfg_attr(
     not(all(
@@ -92,6 +92,7 @@ mod ser_macros;
 mod de_macros;
 
 pub mod dense;
+mod display;
 #[cfg(feature = "dynd")]
 pub mod dynd;
 pub mod error;

@@ -230,13 +230,27 @@ fn typed_column_dense_column_is_the_seed_layout() {
     assert_eq!(columns.data, bits(&[1.0f64, -2.0]));
 }
 
+/// Asserts that `$write` writes `$dense` as it writes `$plain`, and that `$read` reads it back
+/// as `$dense`. A macro, not a fn: `$write` is applied to two types.
+macro_rules! assert_written_as_plain {
+    ($dense:expr, $plain:expr, $write:expr, $read:expr) => {{
+        let written = ($write)(&$dense);
+        assert_eq!(written, ($write)(&$plain));
+        assert_eq!(($read)(&written), $dense);
+        written
+    }};
+}
+
 #[cfg(feature = "dynd")]
 #[test]
 fn dynd_structs_with_dense_fields_match_plain_structs() {
     let (dense, plain) = traces();
-    let bytes = dynd::to_bytes(&dense).unwrap();
-    assert_eq!(bytes, dynd::to_bytes(&plain).unwrap());
-    assert_eq!(dynd::from_bytes::<Vec<Trace>>(&bytes).unwrap(), dense);
+    let bytes =
+        assert_written_as_plain!(dense, plain, |v| dynd::to_bytes(v).unwrap(), |b: &Vec<
+            u8,
+        >| {
+            dynd::from_bytes::<Vec<Trace>>(b).unwrap()
+        });
     let mut digest_input = Vec::new();
     dynd::to_writer(&mut digest_input, &dense).unwrap();
     assert_eq!(digest_input, bytes);
@@ -246,22 +260,27 @@ fn dynd_structs_with_dense_fields_match_plain_structs() {
 #[test]
 fn other_formats_see_an_ordinary_sequence() {
     let (dense, plain) = traces();
-    let json = serde_json::to_string(&dense).unwrap();
-    assert_eq!(json, serde_json::to_string(&plain).unwrap());
-    assert_eq!(serde_json::from_str::<Vec<Trace>>(&json).unwrap(), dense);
-
-    let bytes = postcard::to_allocvec(&dense).unwrap();
-    assert_eq!(bytes, postcard::to_allocvec(&plain).unwrap());
-    assert_eq!(postcard::from_bytes::<Vec<Trace>>(&bytes).unwrap(), dense);
-
-    let config = bincode::config::standard();
-    let bytes = bincode::serde::encode_to_vec(&dense, config).unwrap();
-    assert_eq!(
-        bytes,
-        bincode::serde::encode_to_vec(&plain, config).unwrap()
+    assert_written_as_plain!(
+        dense,
+        plain,
+        |v| serde_json::to_string(v).unwrap(),
+        |s: &String| serde_json::from_str::<Vec<Trace>>(s).unwrap()
     );
-    let (back, _): (Vec<Trace>, usize) = bincode::serde::decode_from_slice(&bytes, config).unwrap();
-    assert_eq!(back, dense);
+    assert_written_as_plain!(
+        dense,
+        plain,
+        |v| postcard::to_allocvec(v).unwrap(),
+        |b: &Vec<u8>| postcard::from_bytes::<Vec<Trace>>(b).unwrap()
+    );
+    let config = bincode::config::standard();
+    assert_written_as_plain!(
+        dense,
+        plain,
+        |v| bincode::serde::encode_to_vec(v, config).unwrap(),
+        |b: &Vec<u8>| bincode::serde::decode_from_slice::<Vec<Trace>, _>(b, config)
+            .unwrap()
+            .0
+    );
 
     let ints = DenseVec(vec![-1i16, 300]);
     let json = serde_json::to_string(&ints).unwrap();

@@ -52,43 +52,48 @@ fn mismatch<E: ser::Error>(ty: &Type, value: &Value) -> E {
 /// Serializes a present value of a sentinel type through `serialize_some::<P>`, which refuses
 /// the sentinel itself.
 fn some_primitive<S: ser::Serializer>(ser: S, ty: &Type, value: &Value) -> Result<S::Ok, S::Error> {
-    match (ty, value) {
-        (Type::Bool, Value::Bool(v)) => ser.serialize_some(v),
-        (Type::Int8, Value::Int8(v)) => ser.serialize_some(v),
-        (Type::Int16, Value::Int16(v)) => ser.serialize_some(v),
-        (Type::Int32, Value::Int32(v)) => ser.serialize_some(v),
-        (Type::Int64, Value::Int64(v)) => ser.serialize_some(v),
-        (Type::Int128, Value::Int128(v)) => ser.serialize_some(v),
-        (Type::UInt8, Value::UInt8(v)) => ser.serialize_some(v),
-        (Type::UInt16, Value::UInt16(v)) => ser.serialize_some(v),
-        (Type::UInt32, Value::UInt32(v)) => ser.serialize_some(v),
-        (Type::UInt64, Value::UInt64(v)) => ser.serialize_some(v),
-        (Type::UInt128, Value::UInt128(v)) => ser.serialize_some(v),
-        (Type::Float32, Value::Float32(v)) => ser.serialize_some(v),
-        (Type::Float64, Value::Float64(v)) => ser.serialize_some(v),
-        _ => Err(mismatch(ty, value)),
+    if value.primitive_type().as_ref() != Some(ty) {
+        return Err(mismatch(ty, value));
     }
+    value.serialize_primitive(ser, true)
 }
 
-fn missing<S: ser::Serializer>(ser: S, ty: &Type) -> Result<S::Ok, S::Error> {
-    match ty {
-        Type::Bool => ser.serialize_newtype_struct(MISSING, &None::<bool>),
-        Type::Int8 => ser.serialize_newtype_struct(MISSING, &None::<i8>),
-        Type::Int16 => ser.serialize_newtype_struct(MISSING, &None::<i16>),
-        Type::Int32 => ser.serialize_newtype_struct(MISSING, &None::<i32>),
-        Type::Int64 => ser.serialize_newtype_struct(MISSING, &None::<i64>),
-        Type::Int128 => ser.serialize_newtype_struct(MISSING, &None::<i128>),
-        Type::UInt8 => ser.serialize_newtype_struct(MISSING, &None::<u8>),
-        Type::UInt16 => ser.serialize_newtype_struct(MISSING, &None::<u16>),
-        Type::UInt32 => ser.serialize_newtype_struct(MISSING, &None::<u32>),
-        Type::UInt64 => ser.serialize_newtype_struct(MISSING, &None::<u64>),
-        Type::UInt128 => ser.serialize_newtype_struct(MISSING, &None::<u128>),
-        Type::Float32 => ser.serialize_newtype_struct(MISSING, &None::<f32>),
-        Type::Float64 => ser.serialize_newtype_struct(MISSING, &None::<f64>),
-        // Any other payload uses the tag; `()` is such a payload.
-        _ => ser.serialize_newtype_struct(MISSING, &None::<()>),
-    }
+/// The functions over the sentinel primitives, one arm each from `sentinel_primitives!`.
+macro_rules! primitive_fns {
+    ($($variant:ident: $ty:ty),*) => {
+        /// Serializes a missing value of `?ty`, under a name that carries the static type
+        /// `Option<P>` (see [`MISSING`]).
+        fn missing<S: ser::Serializer>(ser: S, ty: &Type) -> Result<S::Ok, S::Error> {
+            match ty {
+                $(Type::$variant => ser.serialize_newtype_struct(MISSING, &None::<$ty>),)*
+                // Any other payload uses the tag; `()` is such a payload.
+                _ => ser.serialize_newtype_struct(MISSING, &None::<()>),
+            }
+        }
+
+        /// Reads a primitive of type `ty`; any other type is an error.
+        fn read_primitive<'de, D: Deserializer<'de>>(de: D, ty: &Type) -> Result<Value, D::Error> {
+            match ty {
+                $(Type::$variant => <$ty>::deserialize(de).map(Value::$variant),)*
+                _ => Err(de::Error::custom(format_args!("{ty} is not a primitive"))),
+            }
+        }
+
+        /// Reads an option `?ty` of a primitive `ty`, whose sentinel reads as missing; any other
+        /// type is an error.
+        fn read_primitive_option<'de, D: Deserializer<'de>>(
+            de: D,
+            ty: &Type,
+        ) -> Result<Value, D::Error> {
+            match ty {
+                $(Type::$variant => Option::<$ty>::deserialize(de)
+                    .map(|v| v.map_or(Value::Missing, Value::$variant)),)*
+                _ => Err(de::Error::custom(format_args!("{ty} is not a primitive"))),
+            }
+        }
+    };
 }
+sentinel_primitives!(primitive_fns);
 
 fn fixed_len<E: ser::Error>(len: u64, actual: usize) -> Result<usize, E> {
     match usize::try_from(len) {
@@ -113,19 +118,9 @@ impl Serialize for Typed<'_> {
             (Type::Option(inner), _) if inner.has_sentinel() => some_primitive(ser, inner, value),
             (Type::Option(inner), _) => ser.serialize_some(&Typed { ty: inner, value }),
             (Type::Pointer(inner), _) => Typed { ty: inner, value }.serialize(ser),
-            (Type::Bool, Value::Bool(v)) => ser.serialize_bool(*v),
-            (Type::Int8, Value::Int8(v)) => ser.serialize_i8(*v),
-            (Type::Int16, Value::Int16(v)) => ser.serialize_i16(*v),
-            (Type::Int32, Value::Int32(v)) => ser.serialize_i32(*v),
-            (Type::Int64, Value::Int64(v)) => ser.serialize_i64(*v),
-            (Type::Int128, Value::Int128(v)) => ser.serialize_i128(*v),
-            (Type::UInt8, Value::UInt8(v)) => ser.serialize_u8(*v),
-            (Type::UInt16, Value::UInt16(v)) => ser.serialize_u16(*v),
-            (Type::UInt32, Value::UInt32(v)) => ser.serialize_u32(*v),
-            (Type::UInt64, Value::UInt64(v)) => ser.serialize_u64(*v),
-            (Type::UInt128, Value::UInt128(v)) => ser.serialize_u128(*v),
-            (Type::Float32, Value::Float32(v)) => ser.serialize_f32(*v),
-            (Type::Float64, Value::Float64(v)) => ser.serialize_f64(*v),
+            (ty, value) if value.primitive_type().as_ref() == Some(ty) => {
+                value.serialize_primitive(ser, false)
+            }
             (Type::ComplexFloat32, Value::ComplexFloat32(re, im)) => (re, im).serialize(ser),
             (Type::ComplexFloat64, Value::ComplexFloat64(re, im)) => (re, im).serialize(ser),
             (Type::Char, Value::Char(v)) => ser.serialize_char(*v),
@@ -245,30 +240,11 @@ fn parse_canonical(text: &str) -> Result<Type> {
     Ok(ty)
 }
 
-macro_rules! primitive_option {
-    ($de:expr, $ty:ty, $variant:ident) => {
-        Option::<$ty>::deserialize($de).map(|v| v.map_or(Value::Missing, Value::$variant))
-    };
-}
-
 impl<'de> DeserializeSeed<'de> for TypedSeed<'_> {
     type Value = Value;
 
     fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Value, D::Error> {
         Ok(match self.0 {
-            Type::Bool => Value::Bool(bool::deserialize(de)?),
-            Type::Int8 => Value::Int8(i8::deserialize(de)?),
-            Type::Int16 => Value::Int16(i16::deserialize(de)?),
-            Type::Int32 => Value::Int32(i32::deserialize(de)?),
-            Type::Int64 => Value::Int64(i64::deserialize(de)?),
-            Type::Int128 => Value::Int128(i128::deserialize(de)?),
-            Type::UInt8 => Value::UInt8(u8::deserialize(de)?),
-            Type::UInt16 => Value::UInt16(u16::deserialize(de)?),
-            Type::UInt32 => Value::UInt32(u32::deserialize(de)?),
-            Type::UInt64 => Value::UInt64(u64::deserialize(de)?),
-            Type::UInt128 => Value::UInt128(u128::deserialize(de)?),
-            Type::Float32 => Value::Float32(f32::deserialize(de)?),
-            Type::Float64 => Value::Float64(f64::deserialize(de)?),
             Type::ComplexFloat32 => {
                 let (re, im) = <(f32, f32)>::deserialize(de)?;
                 Value::ComplexFloat32(re, im)
@@ -316,22 +292,8 @@ impl<'de> DeserializeSeed<'de> for TypedSeed<'_> {
                         .collect(),
                 )
             }
-            Type::Option(inner) => match **inner {
-                Type::Bool => primitive_option!(de, bool, Bool)?,
-                Type::Int8 => primitive_option!(de, i8, Int8)?,
-                Type::Int16 => primitive_option!(de, i16, Int16)?,
-                Type::Int32 => primitive_option!(de, i32, Int32)?,
-                Type::Int64 => primitive_option!(de, i64, Int64)?,
-                Type::Int128 => primitive_option!(de, i128, Int128)?,
-                Type::UInt8 => primitive_option!(de, u8, UInt8)?,
-                Type::UInt16 => primitive_option!(de, u16, UInt16)?,
-                Type::UInt32 => primitive_option!(de, u32, UInt32)?,
-                Type::UInt64 => primitive_option!(de, u64, UInt64)?,
-                Type::UInt128 => primitive_option!(de, u128, UInt128)?,
-                Type::Float32 => primitive_option!(de, f32, Float32)?,
-                Type::Float64 => primitive_option!(de, f64, Float64)?,
-                _ => de.deserialize_option(TaggedOptionVisitor(inner))?,
-            },
+            Type::Option(inner) if inner.has_sentinel() => read_primitive_option(de, inner)?,
+            Type::Option(inner) => de.deserialize_option(TaggedOptionVisitor(inner))?,
             Type::Pointer(inner) => TypedSeed(inner).deserialize(de)?,
             Type::Array(_) => Value::Array(Box::new(Array::deserialize(de)?)),
             Type::Any => {
@@ -339,6 +301,7 @@ impl<'de> DeserializeSeed<'de> for TypedSeed<'_> {
                     "`Any` has no data layout of its own; only `array[Any]` can be read",
                 ))
             }
+            primitive => read_primitive(de, primitive)?,
         })
     }
 }

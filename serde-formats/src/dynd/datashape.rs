@@ -4,6 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::display::write_separated;
 use crate::limits::{self, Nesting};
 use crate::{Error, ErrorKind, Position};
 
@@ -215,25 +216,13 @@ impl fmt::Display for Type {
             Type::Pointer(inner) => write!(f, "pointer[{inner}]"),
             Type::Array(inner) => write!(f, "array[{inner}]"),
             Type::Tuple(fields) => {
-                f.write_str("(")?;
-                for (i, field) in fields.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{field}")?;
-                }
-                f.write_str(")")
+                write_separated(f, ["(", ", ", ")"], fields, |f, field| write!(f, "{field}"))
             }
             Type::Struct(fields) => {
-                f.write_str("{")?;
-                for (i, (name, field)) in fields.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
+                write_separated(f, ["{", ", ", "}"], fields, |f, (name, field)| {
                     write_name(f, name)?;
-                    write!(f, ": {field}")?;
-                }
-                f.write_str("}")
+                    write!(f, ": {field}")
+                })
             }
             // Every other variant has a keyword.
             _ => Ok(()),

@@ -156,6 +156,18 @@
 //! `with_zero_sized_limit` to change it ([`Serializer::with_zero_sized_limit`],
 //! [`Deserializer::with_zero_sized_limit`]).
 
+/// Calls `$callback!` with the primitives that have a missing-value sentinel, each as
+/// `Variant: rust_type` (the variant of both [`Type`] and [`Value`]): their matches need each
+/// Rust type statically (see option.rs), so they are written from this one list.
+macro_rules! sentinel_primitives {
+    ($callback:ident) => {
+        $callback! {
+            Bool: bool, Int8: i8, Int16: i16, Int32: i32, Int64: i64, Int128: i128, UInt8: u8,
+            UInt16: u16, UInt32: u32, UInt64: u64, UInt128: u128, Float32: f32, Float64: f64
+        }
+    };
+}
+
 mod array;
 mod datashape;
 mod de;

@@ -209,45 +209,38 @@ fn put_sentinel_payload<O: Output, T: ?Sized + Serialize>(
     ser.put(bytes)
 }
 
-/// The bytes of the missing value of a sentinel-typed option.
-pub(crate) fn sentinel_bytes(sentinel: Sentinel) -> FixedBuf {
-    let mut buf = FixedBuf::default();
-    let bytes: &[u8] = match sentinel {
-        Sentinel::Bool => &[2],
-        Sentinel::I8 => &i8::MIN.to_le_bytes(),
-        Sentinel::I16 => &i16::MIN.to_le_bytes(),
-        Sentinel::I32 => &i32::MIN.to_le_bytes(),
-        Sentinel::I64 => &i64::MIN.to_le_bytes(),
-        Sentinel::I128 => &i128::MIN.to_le_bytes(),
-        Sentinel::U8 => &u8::MAX.to_le_bytes(),
-        Sentinel::U16 => &u16::MAX.to_le_bytes(),
-        Sentinel::U32 => &u32::MAX.to_le_bytes(),
-        Sentinel::U64 => &u64::MAX.to_le_bytes(),
-        Sentinel::U128 => &u128::MAX.to_le_bytes(),
-        Sentinel::F32 => &super::NA_FLOAT32_BITS.to_le_bytes(),
-        Sentinel::F64 => &super::NA_FLOAT64_BITS.to_le_bytes(),
+/// Writes `sentinel_bytes` and `sentinel_display` from one list of the integer sentinels,
+/// `Variant: value`: a signed type's minimum, an unsigned type's maximum.
+macro_rules! sentinel_fns {
+    ($($variant:ident: $value:expr),*) => {
+        /// The bytes of the missing value of a sentinel-typed option.
+        pub(crate) fn sentinel_bytes(sentinel: Sentinel) -> FixedBuf {
+            let mut buf = FixedBuf::default();
+            let bytes: &[u8] = match sentinel {
+                Sentinel::Bool => &[2],
+                $(Sentinel::$variant => &$value.to_le_bytes(),)*
+                Sentinel::F32 => &super::NA_FLOAT32_BITS.to_le_bytes(),
+                Sentinel::F64 => &super::NA_FLOAT64_BITS.to_le_bytes(),
+            };
+            buf.bytes[..bytes.len()].copy_from_slice(bytes);
+            buf.len = bytes.len();
+            buf
+        }
+
+        fn sentinel_display(sentinel: Sentinel) -> String {
+            match sentinel {
+                Sentinel::Bool => "2".into(),
+                $(Sentinel::$variant => $value.to_string(),)*
+                Sentinel::F32 | Sentinel::F64 => "NaN".into(),
+            }
+        }
     };
-    buf.bytes[..bytes.len()].copy_from_slice(bytes);
-    buf.len = bytes.len();
-    buf
 }
 
-fn sentinel_display(sentinel: Sentinel) -> String {
-    match sentinel {
-        Sentinel::Bool => "2".into(),
-        Sentinel::I8 => i8::MIN.to_string(),
-        Sentinel::I16 => i16::MIN.to_string(),
-        Sentinel::I32 => i32::MIN.to_string(),
-        Sentinel::I64 => i64::MIN.to_string(),
-        Sentinel::I128 => i128::MIN.to_string(),
-        Sentinel::U8 => u8::MAX.to_string(),
-        Sentinel::U16 => u16::MAX.to_string(),
-        Sentinel::U32 => u32::MAX.to_string(),
-        Sentinel::U64 => u64::MAX.to_string(),
-        Sentinel::U128 => u128::MAX.to_string(),
-        Sentinel::F32 | Sentinel::F64 => "NaN".into(),
-    }
-}
+sentinel_fns!(
+    I8: i8::MIN, I16: i16::MIN, I32: i32::MIN, I64: i64::MIN, I128: i128::MIN,
+    U8: u8::MAX, U16: u16::MAX, U32: u32::MAX, U64: u64::MAX, U128: u128::MAX
+);
 
 pub(crate) fn is_nan(sentinel: Sentinel, bytes: &[u8]) -> bool {
     match (sentinel, bytes) {

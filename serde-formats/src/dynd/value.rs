@@ -85,19 +85,6 @@ impl Serialize for Value {
             Value::Missing => ser.serialize_none(),
             Value::Present(value) => ser.serialize_some(value),
             Value::Void => ser.serialize_unit(),
-            Value::Bool(v) => ser.serialize_bool(*v),
-            Value::Int8(v) => ser.serialize_i8(*v),
-            Value::Int16(v) => ser.serialize_i16(*v),
-            Value::Int32(v) => ser.serialize_i32(*v),
-            Value::Int64(v) => ser.serialize_i64(*v),
-            Value::Int128(v) => ser.serialize_i128(*v),
-            Value::UInt8(v) => ser.serialize_u8(*v),
-            Value::UInt16(v) => ser.serialize_u16(*v),
-            Value::UInt32(v) => ser.serialize_u32(*v),
-            Value::UInt64(v) => ser.serialize_u64(*v),
-            Value::UInt128(v) => ser.serialize_u128(*v),
-            Value::Float32(v) => ser.serialize_f32(*v),
-            Value::Float64(v) => ser.serialize_f64(*v),
             Value::ComplexFloat32(re, im) => (re, im).serialize(ser),
             Value::ComplexFloat64(re, im) => (re, im).serialize(ser),
             Value::Char(v) => ser.serialize_char(*v),
@@ -116,9 +103,42 @@ impl Serialize for Value {
                 ser.collect_map(fields.iter().map(|(name, value)| (name, value)))
             }
             Value::Array(array) => array.serialize(ser),
+            primitive => primitive.serialize_primitive(ser, false),
         }
     }
 }
+
+/// The methods over the sentinel primitives, one arm each from `sentinel_primitives!`.
+macro_rules! primitive_methods {
+    ($($variant:ident: $ty:ty),*) => {
+        impl Value {
+            /// The type of a primitive with a missing-value sentinel; `None` for any other value.
+            #[inline]
+            pub(super) fn primitive_type(&self) -> Option<Type> {
+                match self {
+                    $(Value::$variant(_) => Some(Type::$variant),)*
+                    _ => None,
+                }
+            }
+
+            /// Serializes a primitive as its Rust type (`serialize_i8`, ...), or through
+            /// `serialize_some::<P>` when `some` (a present value of `?P`, which the dynd
+            /// serializer checks is not the sentinel). Any other value is an error.
+            pub(super) fn serialize_primitive<S: ser::Serializer>(
+                &self,
+                ser: S,
+                some: bool,
+            ) -> Result<S::Ok, S::Error> {
+                match self {
+                    $(Value::$variant(v) if some => ser.serialize_some(v),
+                    Value::$variant(v) => v.serialize(ser),)*
+                    _ => Err(ser::Error::custom(format_args!("{self:?} is not a primitive"))),
+                }
+            }
+        }
+    };
+}
+sentinel_primitives!(primitive_methods);
 
 struct ValueVisitor;
 
@@ -192,8 +212,14 @@ impl<'de> Deserialize<'de> for Value {
     }
 }
 
-fn big_to_json(text: String) -> serde_json::Value {
-    serde_json::Value::String(text)
+/// A 128-bit integer as a JSON number when the 64-bit `N` (`i64` or `u64`) holds it, else as
+/// its decimal string.
+fn big_to_json<N, T>(v: T) -> serde_json::Value
+where
+    N: TryFrom<T> + Into<serde_json::Value>,
+    T: Copy + ToString,
+{
+    N::try_from(v).map_or_else(|_| serde_json::Value::String(v.to_string()), Into::into)
 }
 
 impl From<&Value> for serde_json::Value {
@@ -212,16 +238,12 @@ impl From<&Value> for serde_json::Value {
             Value::Int16(v) => Json::from(*v),
             Value::Int32(v) => Json::from(*v),
             Value::Int64(v) => Json::from(*v),
-            Value::Int128(v) => {
-                i64::try_from(*v).map_or_else(|_| big_to_json(v.to_string()), Json::from)
-            }
+            Value::Int128(v) => big_to_json::<i64, _>(*v),
             Value::UInt8(v) => Json::from(*v),
             Value::UInt16(v) => Json::from(*v),
             Value::UInt32(v) => Json::from(*v),
             Value::UInt64(v) => Json::from(*v),
-            Value::UInt128(v) => {
-                u64::try_from(*v).map_or_else(|_| big_to_json(v.to_string()), Json::from)
-            }
+            Value::UInt128(v) => big_to_json::<u64, _>(*v),
             Value::Float32(v) => float(f64::from(*v)),
             Value::Float64(v) => float(*v),
             Value::ComplexFloat32(re, im) => {
@@ -293,6 +315,10 @@ mod tests {
             Value::Float64(f64::NAN),
             Value::Int128(i128::MIN),
             Value::UInt128(7),
+            // An int128 past i64 is a string even where a u64 would hold it.
+            Value::Int128(i128::from(u64::MAX)),
+            Value::Int128(-5),
+            Value::UInt128(u128::MAX),
             Value::Bytes(vec![1]),
             Value::Type(Type::Bool),
         ]);
@@ -302,6 +328,9 @@ mod tests {
                 null,
                 "-170141183460469231731687303715884105728",
                 7,
+                "18446744073709551615",
+                -5,
+                "340282366920938463463374607431768211455",
                 [1],
                 "bool"
             ])

@@ -105,11 +105,34 @@ impl<'de> Deserializer<'de> {
         Ok((cursor, node))
     }
 
+    /// Fast path for the atoms of a dense chain: the `N` data bytes of a `kind` atom at the
+    /// cursor, or `None` (then the ordinary path reads the value and reports errors).
+    #[inline]
+    fn chain_atom<const N: usize>(&self, kind: Kind) -> Option<&'de [u8; N]> {
+        match self.next {
+            Cursor::ChainAtom { kind: found, at } if found == kind => {
+                self.layout.data().get(at..)?.first_chunk()
+            }
+            _ => None,
+        }
+    }
+
     /// Takes the value at the cursor, which must be a Column (else an error naming
     /// `expected`): its cursor, length, children and claim.
     #[allow(clippy::type_complexity)]
     fn take_column(
         &mut self,
+        expected: &str,
+    ) -> Result<(Cursor, usize, Children, Option<(usize, usize)>)> {
+        self.take_column_up_to(usize::MAX, expected)
+    }
+
+    /// As [`Deserializer::take_column`], for a Column of at most `max` elements.
+    #[allow(clippy::type_complexity)]
+    #[inline]
+    fn take_column_up_to(
+        &mut self,
+        max: usize,
         expected: &str,
     ) -> Result<(Cursor, usize, Children, Option<(usize, usize)>)> {
         let (cursor, node) = self.take()?;
@@ -118,7 +141,7 @@ impl<'de> Deserializer<'de> {
                 len,
                 children,
                 claim,
-            } => Ok((cursor, len, children, claim)),
+            } if len <= max => Ok((cursor, len, children, claim)),
             other => Err(self.fail(cursor, mismatch(&other, expected))),
         }
     }
@@ -141,6 +164,25 @@ impl<'de> Deserializer<'de> {
             .map_err(|err| err.with_position(self.layout.position(cursor)))
     }
 
+    /// Enters a column, reads each of its `len` elements with `read`, and leaves it.
+    #[inline]
+    fn each_element(
+        &mut self,
+        cursor: Cursor,
+        len: usize,
+        children: Children,
+        claim: Option<(usize, usize)>,
+        mut read: impl FnMut(&mut Self) -> Result<()>,
+    ) -> Result<()> {
+        self.enter(cursor, claim)?;
+        for index in 0..len {
+            self.next = children.child(index);
+            read(self)?;
+        }
+        self.depth.leave();
+        Ok(())
+    }
+
     /// An empty Column read as unit or `None`: nothing to enter, but it counts against the
     /// depth like any Column, as the serializer counts it.
     #[inline]
@@ -161,12 +203,7 @@ impl<'de> Deserializer<'de> {
         visitor: V,
     ) -> Result<V::Value> {
         self.enter(cursor, claim)?;
-        let mut seq = SeqAccess {
-            de: self,
-            children,
-            len,
-            index: 0,
-        };
+        let mut seq = SeqAccess::new(self, children, len);
         let result = visitor.visit_seq(&mut seq);
         let read = seq.index;
         self.end_container(cursor, result, [read, len], ["column", "elements"])
@@ -322,15 +359,7 @@ impl<'de> Deserializer<'de> {
                 len,
                 children,
                 claim,
-            } => {
-                self.enter(cursor, claim)?;
-                for index in 0..len {
-                    self.next = children.child(index);
-                    self.skip()?;
-                }
-                self.depth.leave();
-                Ok(())
-            }
+            } => self.each_element(cursor, len, children, claim, Self::skip),
             Node::Boolean(_) | Node::Fraction(_) | Node::Float(_) => Ok(()),
         }
     }
@@ -371,14 +400,8 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     #[inline]
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        if let Cursor::ChainAtom {
-            kind: Kind::Boolean,
-            at,
-        } = self.next
-        {
-            if let Some(&byte) = self.layout.data().get(at) {
-                return visitor.visit_bool(byte != 0);
-            }
+        if let Some(&[byte]) = self.chain_atom(Kind::Boolean) {
+            return visitor.visit_bool(byte != 0);
         }
         let (cursor, node) = self.take()?;
         match node {
@@ -407,15 +430,8 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     #[inline]
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        // Fast path: a Float of a dense column, already checked to lie in the data.
-        if let Cursor::ChainAtom {
-            kind: Kind::Float,
-            at,
-        } = self.next
-        {
-            if let Some(bytes) = self.layout.data().get(at..).and_then(|d| d.first_chunk()) {
-                return visitor.visit_f64(f64::from_le_bytes(*bytes));
-            }
+        if let Some(bytes) = self.chain_atom(Kind::Float) {
+            return visitor.visit_f64(f64::from_le_bytes(*bytes));
         }
         let value = self.float()?;
         visitor.visit_f64(value)
@@ -452,14 +468,12 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                 children,
                 claim,
             } => {
-                self.enter(cursor, claim)?;
                 // Bounded by the input: each element has its own description or data bytes.
                 let mut bytes = Vec::with_capacity(len.min(1 << 16));
-                for index in 0..len {
-                    self.next = children.child(index);
-                    bytes.push(self.integer::<u8>("u8")?);
-                }
-                self.depth.leave();
+                self.each_element(cursor, len, children, claim, |de| {
+                    bytes.push(de.integer::<u8>("u8")?);
+                    Ok(())
+                })?;
                 visitor.visit_byte_buf(bytes)
             }
             other => Err(self.fail(cursor, mismatch(&other, "a Column of u8 or a String"))),
@@ -467,36 +481,23 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let (cursor, node) = self.take()?;
-        match node {
-            Node::Column { len: 0, .. } => {
-                self.empty_column(cursor)?;
-                visitor.visit_none()
-            }
-            Node::Column {
-                len: 1,
-                children,
-                claim,
-            } => {
-                self.enter(cursor, claim)?;
-                self.next = children.child(0);
-                let value = visitor.visit_some(&mut *self)?;
-                self.depth.leave();
-                Ok(value)
-            }
-            other => Err(self.fail(cursor, mismatch(&other, "a Column of 0 or 1 (an Option)"))),
+        let (cursor, len, children, claim) =
+            self.take_column_up_to(1, "a Column of 0 or 1 (an Option)")?;
+        if len == 0 {
+            self.empty_column(cursor)?;
+            return visitor.visit_none();
         }
+        self.enter(cursor, claim)?;
+        self.next = children.child(0);
+        let value = visitor.visit_some(&mut *self)?;
+        self.depth.leave();
+        Ok(value)
     }
 
     fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let (cursor, node) = self.take()?;
-        match node {
-            Node::Column { len: 0, .. } => {
-                self.empty_column(cursor)?;
-                visitor.visit_unit()
-            }
-            other => Err(self.fail(cursor, mismatch(&other, "an empty Column (unit)"))),
-        }
+        let (cursor, ..) = self.take_column_up_to(0, "an empty Column (unit)")?;
+        self.empty_column(cursor)?;
+        visitor.visit_unit()
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -508,13 +509,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         let (cursor, len, children, claim) =
             self.take_column("a Column of [key, value] Columns")?;
         self.enter(cursor, claim)?;
-        let mut map = MapAccess {
-            de: self,
-            children,
-            len,
-            index: 0,
-            value: None,
-        };
+        let mut map = MapAccess::new(self, children, len);
         let result = visitor.visit_map(&mut map);
         let read = map.index;
         self.end_container(cursor, result, [read, len], ["map", "entries"])

@@ -3,9 +3,10 @@
 use std::fmt;
 
 use super::scalar::decode_scalar;
-use super::value::{write_hex, write_separated};
+use super::value::write_hex;
 use super::vector::{Body, FlatData, Leaf, Vector};
 use super::Value;
+use crate::display::write_separated;
 
 /// Rows listed after the summary line.
 const SHOWN_ROWS: usize = 10;
@@ -67,10 +68,12 @@ fn write_row(
     };
     match data {
         FlatData::Fixed(_) | FlatData::Strings(_) => write_scalar(f, flat.value(row)),
-        FlatData::Row(children) => write_separated(f, "{", children, "}", |f, child| match child {
-            Some(child) => write_row(f, child, row, depth + 1, budget),
-            None => f.write_str("null"),
-        }),
+        FlatData::Row(children) => {
+            write_separated(f, ["{", ", ", "}"], children, |f, child| match child {
+                Some(child) => write_row(f, child, row, depth + 1, budget),
+                None => f.write_str("null"),
+            })
+        }
         FlatData::Array { elements, .. } => {
             write_entries(f, data.range(row), ["[", "]"], |f, i| {
                 write_row(f, elements, i, depth + 1, budget)
@@ -94,7 +97,12 @@ fn write_entries(
     [open, close]: [&str; 2],
     entry: impl FnMut(&mut fmt::Formatter<'_>, usize) -> fmt::Result,
 ) -> fmt::Result {
-    write_separated(f, open, start..start + len.min(SHOWN_ELEMENTS), "", entry)?;
+    write_separated(
+        f,
+        [open, ", ", ""],
+        start..start + len.min(SHOWN_ELEMENTS),
+        entry,
+    )?;
     if len > SHOWN_ELEMENTS {
         f.write_str(", ...")?;
     }

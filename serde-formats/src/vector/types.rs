@@ -6,6 +6,7 @@ use std::fmt;
 use serde::de::IgnoredAny;
 use serde::Deserialize;
 
+use crate::display::write_separated;
 use crate::error::{Error, ErrorKind, Position, Result};
 use crate::limits::{self, Nesting};
 
@@ -436,15 +437,10 @@ impl fmt::Display for Type {
             Type::Array(element) => write!(f, "ARRAY<{element}>"),
             Type::Map(key, value) => write!(f, "MAP<{key},{value}>"),
             Type::Row(children) => {
-                f.write_str("ROW<")?;
-                for (i, (name, ty)) in children.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(",")?;
-                    }
+                write_separated(f, ["ROW<", ",", ">"], children, |f, (name, ty)| {
                     write_field_name(f, name)?;
-                    write!(f, ":{ty}")?;
-                }
-                f.write_str(">")
+                    write!(f, ":{ty}")
+                })
             }
             scalar => f.write_str(scalar.json_name()),
         }

@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::display::write_separated;
+
 /// A `TIMESTAMP` value: seconds since the Unix epoch and nanoseconds, Velox's layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Timestamp {
@@ -105,24 +107,6 @@ pub(crate) fn row_columns(values: &[Value], width: usize) -> Result<Vec<Vec<Valu
     Ok(columns)
 }
 
-/// Writes `items` between `open` and `close`, separated by `", "`, each with `item`.
-pub(crate) fn write_separated<T>(
-    f: &mut fmt::Formatter<'_>,
-    open: &str,
-    items: impl IntoIterator<Item = T>,
-    close: &str,
-    mut item: impl FnMut(&mut fmt::Formatter<'_>, T) -> fmt::Result,
-) -> fmt::Result {
-    f.write_str(open)?;
-    for (i, x) in items.into_iter().enumerate() {
-        if i > 0 {
-            f.write_str(", ")?;
-        }
-        item(f, x)?;
-    }
-    f.write_str(close)
-}
-
 fn write_date(f: &mut fmt::Formatter<'_>, days: i32) -> fmt::Result {
     // Civil date from days since the epoch (the era-based algorithm of H. Hinnant).
     let z = i64::from(days) + 719_468;
@@ -193,14 +177,20 @@ impl fmt::Display for Value {
             }
             Value::Json(text) => f.write_str(text),
             Value::Array(elements) => {
-                write_separated(f, "[", elements, "]", |f, element| write!(f, "{element}"))
+                write_separated(f, ["[", ", ", "]"], elements, |f, element| {
+                    write!(f, "{element}")
+                })
             }
-            Value::Map(entries) => write_separated(f, "{", entries, "}", |f, (key, value)| {
-                write!(f, "{key} => {value}")
-            }),
-            Value::Row(fields) => write_separated(f, "{", fields, "}", |f, (name, value)| {
-                write!(f, "{name}: {value}")
-            }),
+            Value::Map(entries) => {
+                write_separated(f, ["{", ", ", "}"], entries, |f, (key, value)| {
+                    write!(f, "{key} => {value}")
+                })
+            }
+            Value::Row(fields) => {
+                write_separated(f, ["{", ", ", "}"], fields, |f, (name, value)| {
+                    write!(f, "{name}: {value}")
+                })
+            }
         }
     }
 }

@@ -50,6 +50,13 @@ async fn opened(
     (store, reader)
 }
 
+/// A reader of shape A (20 keys of 2000 floats) whose cache holds `cache_bytes`, and the store.
+async fn shape_a_with_cache(cache_bytes: usize) -> (Arc<FaultStore>, AsyncReader) {
+    let file = toc::to_bytes(&shape_a(20, 2000)).unwrap();
+    let options = RemoteOptions::new().cache_bytes(cache_bytes);
+    opened("a.msglc", &file, &options).await
+}
+
 /// Fast retries, for the tests that inject faults.
 fn quick() -> RemoteOptions {
     RemoteOptions::new()
@@ -367,10 +374,8 @@ fn progress_is_told_every_byte_received() {
 
 #[test]
 fn the_cache_stays_within_its_bound_and_refetches_what_it_dropped() {
-    let file = toc::to_bytes(&shape_a(20, 2000)).unwrap();
     block_on(async {
-        let options = RemoteOptions::new().cache_bytes(20 << 10);
-        let (store, reader) = opened("a.msglc", &file, &options).await;
+        let (store, reader) = shape_a_with_cache(20 << 10).await;
         for key in 0..20 {
             let row: Vec<f64> = reader.get(format!("key{key:04}")).await.unwrap();
             assert_eq!(row.len(), 2000);
@@ -390,10 +395,8 @@ fn the_cache_stays_within_its_bound_and_refetches_what_it_dropped() {
 
 #[test]
 fn concurrent_operations_share_a_small_cache() {
-    let file = toc::to_bytes(&shape_a(20, 2000)).unwrap();
     block_on(async {
-        let options = RemoteOptions::new().cache_bytes(30 << 10);
-        let (_, reader) = opened("a.msglc", &file, &options).await;
+        let (_, reader) = shape_a_with_cache(30 << 10).await;
         let gets = (0..60).map(|i| {
             let reader = reader.clone();
             async move {

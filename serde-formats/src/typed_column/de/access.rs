@@ -15,6 +15,18 @@ pub(super) struct SeqAccess<'a, 'de> {
     pub(super) index: usize,
 }
 
+impl<'a, 'de> SeqAccess<'a, 'de> {
+    /// The elements of a column of `len`, none read yet.
+    pub(super) fn new(de: &'a mut Deserializer<'de>, children: Children, len: usize) -> Self {
+        SeqAccess {
+            de,
+            children,
+            len,
+            index: 0,
+        }
+    }
+}
+
 impl<'de> de::SeqAccess<'de> for SeqAccess<'_, 'de> {
     type Error = Error;
 
@@ -40,6 +52,19 @@ pub(super) struct MapAccess<'a, 'de> {
     pub(super) index: usize,
     /// The pending value's cursor, after its key was read.
     pub(super) value: Option<Cursor>,
+}
+
+impl<'a, 'de> MapAccess<'a, 'de> {
+    /// The entries of a map column of `len`, none read yet.
+    pub(super) fn new(de: &'a mut Deserializer<'de>, children: Children, len: usize) -> Self {
+        MapAccess {
+            de,
+            children,
+            len,
+            index: 0,
+            value: None,
+        }
+    }
 }
 
 impl<'de> de::MapAccess<'de> for MapAccess<'_, 'de> {
