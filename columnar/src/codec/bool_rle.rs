@@ -343,7 +343,7 @@ mod tests {
 
     use super::*;
     use crate::codec::test_support::{
-        assert_goldens, assert_rejects, assert_round_trip, codec, entry_points, hex,
+        assert_goldens, assert_rejects, assert_round_trip, codec, entry_points, hex, hostile_cases,
         stream_agrees_with_bulk,
     };
 
@@ -375,20 +375,7 @@ mod tests {
     #[test]
     fn rejects_hostile_inputs() {
         let entry_points = entry_points!(decode, BoolRleIter, BoolRleColumn);
-        let cases = [
-            // a count of 0 after the first
-            ("02 00", ErrorKind::ZeroRunCount, 1),
-            ("00 00", ErrorKind::ZeroRunCount, 1),
-            // a leading 0 announces a `true` run that never comes
-            ("00", ErrorKind::UnexpectedEnd, 1),
-            // 1_000_000_001 = 81 94 eb dc 03
-            ("81 94 eb dc 03", ErrorKind::RunCountTooLarge, 0),
-            ("01 81 94 eb dc 03", ErrorKind::RunCountTooLarge, 1),
-            // 11-byte varint, varint cut short
-            ("80 80 80 80 80 80 80 80 80 80 00", ErrorKind::BadVarint, 0),
-            ("01 80", ErrorKind::UnexpectedEnd, 2),
-        ];
-        assert_rejects(&entry_points, &cases);
+        assert_rejects(&entry_points, &hostile_cases!("bool_rle.txt"));
     }
 
     #[test]

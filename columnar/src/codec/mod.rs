@@ -341,6 +341,9 @@ pub(crate) mod test_support {
 
     use crate::{Error, ErrorKind, Result};
 
+    mod hostile;
+    pub(crate) use hostile::{assert_rejects, hostile_cases, parse_hostile};
+
     /// Parses space-separated hex, as golden vectors are written.
     pub(crate) fn hex(text: &str) -> Vec<u8> {
         text.split_whitespace()
@@ -456,26 +459,6 @@ pub(crate) mod test_support {
         for (values, bytes) in goldens {
             assert_eq!(&assert_round_trip(values, codec), bytes, "{values:?}");
             assert_prefixes(bytes, values, &codec.entry_points);
-        }
-    }
-
-    /// Checks each hostile input of `cases` (hex, expected kind, expected offset) against
-    /// every decoding entry point of a codec.
-    #[track_caller]
-    pub(crate) fn assert_rejects<T: Debug>(
-        entry_points: &[EntryPoint<T>],
-        cases: &[(&str, ErrorKind, u64)],
-    ) {
-        for &(input, kind, offset) in cases {
-            let input = hex(input);
-            for (name, decode) in entry_points {
-                let err = decode(&input).expect_err(&format!("{name} accepted {input:02x?}"));
-                assert_eq!(
-                    (err.kind(), err.offset()),
-                    (kind, Some(offset)),
-                    "{name} on {input:02x?}: {err}"
-                );
-            }
         }
     }
 
