@@ -343,8 +343,8 @@ mod tests {
 
     use super::*;
     use crate::codec::test_support::{
-        assert_goldens, assert_rejects, assert_round_trip, codec, entry_points, hex, hostile_cases,
-        stream_agrees_with_bulk,
+        assert_goldens, assert_rejects, assert_round_trip, assert_stream_starts, codec,
+        entry_points, hex, hostile_cases, stream_agrees_with_bulk,
     };
 
     /// Golden vectors written by hand from `docs/spec/columnar.md` §5.4; the first rows are the
@@ -382,11 +382,7 @@ mod tests {
     fn accepts_a_run_of_exactly_max_rle_count() {
         // 1_000_000_000 = 80 94 eb dc 03; stream the start instead of materializing it.
         let bytes = hex("01 80 94 eb dc 03");
-        let start: Vec<bool> = BoolRleIter::new(&bytes)
-            .take(3)
-            .collect::<Result<_>>()
-            .unwrap();
-        assert_eq!(start, [false, true, true]);
+        assert_stream_starts(BoolRleIter::new(&bytes), &[false, true, true]);
     }
 
     proptest! {

@@ -462,6 +462,17 @@ pub(crate) mod test_support {
         }
     }
 
+    /// The first values of `stream` are `start`: reads only `start.len()` of them, so a
+    /// maximal run can be checked without materializing it.
+    #[track_caller]
+    pub(crate) fn assert_stream_starts<T: PartialEq + Debug>(
+        stream: impl Iterator<Item = Result<T>>,
+        start: &[T],
+    ) {
+        let read: Vec<T> = stream.take(start.len()).collect::<Result<_>>().unwrap();
+        assert_eq!(read, start);
+    }
+
     /// `result` is an error of `kind` at byte `offset`.
     #[track_caller]
     pub(crate) fn assert_error<T>(result: Result<T>, kind: ErrorKind, offset: u64) {
