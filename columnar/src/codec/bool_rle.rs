@@ -343,8 +343,8 @@ mod tests {
 
     use super::*;
     use crate::codec::test_support::{
-        assert_goldens, assert_rejects, assert_round_trip, codec, entry_points, hex,
-        stream_agrees_with_bulk,
+        assert_goldens, assert_rejects, assert_round_trip, assert_stream_starts, codec,
+        entry_points, hex, hostile_cases, stream_agrees_with_bulk,
     };
 
     /// Golden vectors written by hand from `docs/spec/columnar.md` §5.4; the first rows are the
@@ -375,31 +375,14 @@ mod tests {
     #[test]
     fn rejects_hostile_inputs() {
         let entry_points = entry_points!(decode, BoolRleIter, BoolRleColumn);
-        let cases = [
-            // a count of 0 after the first
-            ("02 00", ErrorKind::ZeroRunCount, 1),
-            ("00 00", ErrorKind::ZeroRunCount, 1),
-            // a leading 0 announces a `true` run that never comes
-            ("00", ErrorKind::UnexpectedEnd, 1),
-            // 1_000_000_001 = 81 94 eb dc 03
-            ("81 94 eb dc 03", ErrorKind::RunCountTooLarge, 0),
-            ("01 81 94 eb dc 03", ErrorKind::RunCountTooLarge, 1),
-            // 11-byte varint, varint cut short
-            ("80 80 80 80 80 80 80 80 80 80 00", ErrorKind::BadVarint, 0),
-            ("01 80", ErrorKind::UnexpectedEnd, 2),
-        ];
-        assert_rejects(&entry_points, &cases);
+        assert_rejects(&entry_points, &hostile_cases!("bool_rle.txt"));
     }
 
     #[test]
     fn accepts_a_run_of_exactly_max_rle_count() {
         // 1_000_000_000 = 80 94 eb dc 03; stream the start instead of materializing it.
         let bytes = hex("01 80 94 eb dc 03");
-        let start: Vec<bool> = BoolRleIter::new(&bytes)
-            .take(3)
-            .collect::<Result<_>>()
-            .unwrap();
-        assert_eq!(start, [false, true, true]);
+        assert_stream_starts(BoolRleIter::new(&bytes), &[false, true, true]);
     }
 
     proptest! {
