@@ -5,21 +5,14 @@
 //! - `toc_leaf read FILE PATH` opens FILE, reads the value at PATH and prints the microseconds
 //!   from the start of `main` to the decoded value, then the value.
 
-use std::collections::BTreeMap;
 use std::time::Instant;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde::Serialize;
 use serde_formats::toc::{self, Reader, Value};
 
-#[derive(Serialize)]
-struct Record {
-    id: u64,
-    name: String,
-    score: f64,
-    flags: u8,
-}
+#[path = "common/toc_shapes.rs"]
+mod toc_shapes;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let start = Instant::now();
@@ -28,24 +21,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some("write") if args.len() == 3 => {
             let dir = std::path::Path::new(&args[2]);
             let mut rng = ChaCha8Rng::seed_from_u64(1);
-            let a: BTreeMap<String, Vec<f64>> = (0..1000)
-                .map(|k| {
-                    (
-                        format!("key{k:04}"),
-                        (0..10_000).map(|_| rng.random::<f64>()).collect(),
-                    )
-                })
-                .collect();
+            let a = toc_shapes::shape_a(|| rng.random());
             toc::write_file(dir.join("shape_a.msglc"), &a)?;
             drop(a);
-            let b: Vec<Record> = (0..1_000_000u64)
-                .map(|id| Record {
-                    id,
-                    name: format!("name-{}", rng.random_range(0..100_000u32)),
-                    score: rng.random(),
-                    flags: rng.random(),
-                })
-                .collect();
+            let b = toc_shapes::shape_b(|| {
+                (rng.random_range(0..100_000u32), rng.random(), rng.random())
+            });
             toc::write_file(dir.join("shape_b.msglc"), &b)?;
             Ok(())
         }

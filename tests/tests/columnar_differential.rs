@@ -300,6 +300,15 @@ fn rows<T: fmt::Debug>(row: impl Strategy<Value = T> + Clone) -> impl Strategy<V
     row_count().prop_flat_map(move |n| vec(row.clone(), n))
 }
 
+/// A strategy for a struct from one strategy per field, each field named once (instead of in a
+/// tuple of strategies, the closure's pattern and the struct literal):
+/// `fields!(ours::Leaf { a: int!(u64), b: text() })`. At most 12 fields (proptest's tuples).
+macro_rules! fields {
+    ($($ty:ident)::+ { $($f:ident: $s:expr),* $(,)? }) => {
+        ($($s,)*).prop_map(|($($f,)*)| $($ty)::+ { $($f),* })
+    };
+}
+
 /// Integers biased to runs (a few small values) and the extremes.
 macro_rules! int {
     ($t:ty) => {
@@ -327,6 +336,14 @@ fn text() -> impl Strategy<Value = String> + Clone {
             .prop_map(String::from),
         2 => "\\PC{0,12}",
     ]
+}
+
+/// A [`Point`] with `x` from `xs` and any short label.
+fn point(xs: impl Strategy<Value = i32> + Clone) -> impl Strategy<Value = Point> + Clone {
+    fields!(Point {
+        x: xs,
+        label: text(),
+    })
 }
 
 fn short_text(seed: u64) -> String {
@@ -389,15 +406,14 @@ mod rle {
     twin_struct!(Table { rows, map });
 
     fn row() -> impl Strategy<Value = ours::Row> + Clone {
-        (
-            int!(u8),
-            int!(u32),
-            int!(i64),
-            text(),
-            (int!(u16), text()),
-            any::<bool>(),
-        )
-            .prop_map(|(a, b, c, d, e, f)| ours::Row { a, b, c, d, e, f })
+        fields!(ours::Row {
+            a: int!(u8),
+            b: int!(u32),
+            c: int!(i64),
+            d: text(),
+            e: (int!(u16), text()),
+            f: any::<bool>(),
+        })
     }
 
     proptest! {
@@ -512,28 +528,18 @@ mod delta_rle {
     const HALF_MAX: i128 = i128::MAX / 2;
 
     fn row() -> impl Strategy<Value = ours::Row> + Clone {
-        (
-            (int!(u8), int!(u16), int!(u32), int!(u64), int!(i8)),
-            (
-                int!(i16),
-                int!(i32),
-                int!(i64),
-                int!(usize),
-                int!(i128, HALF_MIN, HALF_MAX),
-            ),
-        )
-            .prop_map(|((a, b, c, d, e), (f, g, h, i, j))| ours::Row {
-                a,
-                b,
-                c,
-                d,
-                e,
-                f,
-                g,
-                h,
-                i,
-                j,
-            })
+        fields!(ours::Row {
+            a: int!(u8),
+            b: int!(u16),
+            c: int!(u32),
+            d: int!(u64),
+            e: int!(i8),
+            f: int!(i16),
+            g: int!(i32),
+            h: int!(i64),
+            i: int!(usize),
+            j: int!(i128, HALF_MIN, HALF_MAX),
+        })
     }
 
     /// Rows whose `d`, `h` and `j` columns are arithmetic progressions (one repeated delta).
@@ -682,36 +688,24 @@ mod bool_dod_generic {
     }
 
     fn row() -> impl Strategy<Value = ours::Row> + Clone {
-        (
-            (any::<bool>(), int!(i64, -DOD, DOD), int!(u32), text()),
-            (
-                prop_oneof![Just(vec![]), vec(any::<u8>(), 0..6)],
-                prop_oneof![Just(None), Just(Some(0)), any::<Option<u32>>()],
-                (int!(i32), text()).prop_map(|(x, label)| Point { x, label }),
-                prop_oneof![
-                    Just(0.0f64),
-                    Just(-0.0),
-                    Just(f64::MAX),
-                    Just(f64::MIN_POSITIVE),
-                    Just(f64::INFINITY),
-                    prop::num::f64::NORMAL,
-                ],
-                int!(u64),
-            ),
-        )
-            .prop_map(|((flag, t, u, name), (blob, maybe, point, real, plain))| {
-                ours::Row {
-                    flag,
-                    t,
-                    u,
-                    name,
-                    blob,
-                    maybe,
-                    point,
-                    real,
-                    plain,
-                }
-            })
+        fields!(ours::Row {
+            flag: any::<bool>(),
+            t: int!(i64, -DOD, DOD),
+            u: int!(u32),
+            name: text(),
+            blob: prop_oneof![Just(vec![]), vec(any::<u8>(), 0..6)],
+            maybe: prop_oneof![Just(None), Just(Some(0)), any::<Option<u32>>()],
+            point: point(int!(i32)),
+            real: prop_oneof![
+                Just(0.0f64),
+                Just(-0.0),
+                Just(f64::MAX),
+                Just(f64::MIN_POSITIVE),
+                Just(f64::INFINITY),
+                prop::num::f64::NORMAL,
+            ],
+            plain: int!(u64),
+        })
     }
 
     /// Rows whose `t` is a timestamp series: start + n·step + jitter from every code class.
@@ -740,7 +734,7 @@ mod bool_dod_generic {
         fn bool_rle_delta_of_delta_and_generic_columns_match_serde_columnar(
             rows in prop_oneof![rows(row()), timestamp_rows()],
             map in keyed(text(), row()),
-            trailer in vec((int!(i32), text()).prop_map(|(x, label)| Point { x, label }), 0..3),
+            trailer in vec(point(int!(i32)), 0..3),
         ) {
             differential!(ours::Table { rows, map, trailer }, ours::Table, sc::Table);
         }
@@ -885,26 +879,21 @@ mod optional {
     });
 
     fn row() -> impl Strategy<Value = ours::Row> + Clone {
-        (
-            int!(u64),
-            text(),
-            any::<bool>(),
-            any::<Option<u32>>(),
-            int!(i64, -(1i64 << 60), 1i64 << 60),
-            int!(i32),
-        )
-            .prop_map(|(id, name, flag, maybe, t, d)| ours::Row {
-                id,
-                name,
-                flag,
-                maybe,
-                t,
-                d,
-            })
+        fields!(ours::Row {
+            id: int!(u64),
+            name: text(),
+            flag: any::<bool>(),
+            maybe: any::<Option<u32>>(),
+            t: int!(i64, -(1i64 << 60), 1i64 << 60),
+            d: int!(i32),
+        })
     }
 
     fn all_optional() -> impl Strategy<Value = ours::AllOptional> + Clone {
-        (int!(u32), text()).prop_map(|(a, b)| ours::AllOptional { a, b })
+        fields!(ours::AllOptional {
+            a: int!(u32),
+            b: text(),
+        })
     }
 
     proptest! {
@@ -985,12 +974,12 @@ mod skip {
     });
 
     fn row() -> impl Strategy<Value = ours::Row> + Clone {
-        (int!(u32), text(), int!(u16), any::<u64>(), text()).prop_map(|(a, b, c, d, e)| ours::Row {
-            a,
-            b,
-            c,
-            d,
-            e,
+        fields!(ours::Row {
+            a: int!(u32),
+            b: text(),
+            c: int!(u16),
+            d: any::<u64>(),
+            e: text(),
         })
     }
 
@@ -1057,10 +1046,10 @@ mod borrow {
     twin_struct!(Table<'a> { s, b, n, rows, o });
 
     fn row() -> impl Strategy<Value = ours::Row<'static>> + Clone {
-        (text(), text(), any::<u8>()).prop_map(|(s, r, n)| ours::Row {
-            s: Cow::Owned(s),
-            r: Cow::Owned(r),
-            n,
+        fields!(ours::Row {
+            s: text().prop_map(Cow::Owned),
+            r: text().prop_map(Cow::Owned),
+            n: any::<u8>(),
         })
     }
 
@@ -1147,22 +1136,19 @@ mod nested {
     twin_struct!(Table { mids, by_key });
 
     fn leaf() -> impl Strategy<Value = ours::Leaf> + Clone {
-        (int!(u64), text()).prop_map(|(a, b)| ours::Leaf { a, b })
+        fields!(ours::Leaf {
+            a: int!(u64),
+            b: text(),
+        })
     }
 
     fn mid() -> impl Strategy<Value = ours::Mid> + Clone {
-        (
-            vec(leaf(), 0..4),
-            prop::collection::btree_map(any::<u8>(), leaf(), 0..3),
-            any::<bool>(),
-            vec(leaf(), 0..3),
-        )
-            .prop_map(|(leaves, index, flag, more)| ours::Mid {
-                leaves,
-                index,
-                flag,
-                more,
-            })
+        fields!(ours::Mid {
+            leaves: vec(leaf(), 0..4),
+            index: prop::collection::btree_map(any::<u8>(), leaf(), 0..3),
+            flag: any::<bool>(),
+            more: vec(leaf(), 0..3),
+        })
     }
 
     proptest! {
@@ -1211,7 +1197,10 @@ mod containers {
     });
 
     fn row() -> impl Strategy<Value = ours::Row> + Clone {
-        (int!(u32), text()).prop_map(|(id, tag)| ours::Row { id, tag })
+        fields!(ours::Row {
+            id: int!(u32),
+            tag: text(),
+        })
     }
 
     proptest! {
@@ -1461,18 +1450,18 @@ mod generic {
     }
 
     fn row<T, U>(
-        t: impl Strategy<Value = T> + Clone,
-        u: impl Strategy<Value = U> + Clone,
+        ts: impl Strategy<Value = T> + Clone,
+        us: impl Strategy<Value = U> + Clone,
     ) -> impl Strategy<Value = ours::Row<'static, T, U>> + Clone
     where
         T: ours_api::Rleable + fmt::Debug,
         U: ours_api::DeltaRleable + fmt::Debug,
     {
-        (t.clone(), u, text(), vec(t, 0..3)).prop_map(|(t, u, s, g)| ours::Row {
-            t,
-            u,
-            s: s.into(),
-            g,
+        fields!(ours::Row {
+            t: ts.clone(),
+            u: us,
+            s: text().prop_map(Cow::Owned),
+            g: vec(ts, 0..3),
         })
     }
 
@@ -1545,20 +1534,13 @@ mod iterable {
     twin_struct!(Log { rows, version });
 
     fn row() -> impl Strategy<Value = ours::Row> + Clone {
-        (
-            text(),
-            int!(u64),
-            any::<bool>(),
-            int!(i64, -(1i64 << 60), 1i64 << 60),
-            any::<Option<u32>>(),
-        )
-            .prop_map(|(name, id, flag, t, g)| ours::Row {
-                name,
-                id,
-                flag,
-                t,
-                g,
-            })
+        fields!(ours::Row {
+            name: text(),
+            id: int!(u64),
+            flag: any::<bool>(),
+            t: int!(i64, -(1i64 << 60), 1i64 << 60),
+            g: any::<Option<u32>>(),
+        })
     }
 
     proptest! {
@@ -1844,30 +1826,19 @@ mod more_types {
     twin_struct!(BigTable { rows });
 
     fn ints() -> impl Strategy<Value = ours::Ints> + Clone {
-        (
-            (int!(u8), int!(u16), int!(i32), int!(u64, 0, 1u64 << 60)),
-            (int!(isize, -(1isize << 60), 1isize << 60), int!(i8)),
-            (
-                int!(u128, 0, i128::MAX as u128 / 2),
-                int!(isize),
-                any::<Option<u32>>(),
-                prop_oneof![Just('a'), Just('\u{10ffff}'), any::<char>()],
-                prop_oneof![Just(vec![]), prop::collection::vec(any::<u8>(), 0..4)],
-            ),
-        )
-            .prop_map(|((a, b, c, d), (e, f), (g, h, i, j, k))| ours::Ints {
-                a,
-                b,
-                c,
-                d,
-                e,
-                f,
-                g,
-                h,
-                i,
-                j,
-                k,
-            })
+        fields!(ours::Ints {
+            a: int!(u8),
+            b: int!(u16),
+            c: int!(i32),
+            d: int!(u64, 0, 1u64 << 60),
+            e: int!(isize, -(1isize << 60), 1isize << 60),
+            f: int!(i8),
+            g: int!(u128, 0, i128::MAX as u128 / 2),
+            h: int!(isize),
+            i: any::<Option<u32>>(),
+            j: prop_oneof![Just('a'), Just('\u{10ffff}'), any::<char>()],
+            k: prop_oneof![Just(vec![]), prop::collection::vec(any::<u8>(), 0..4)],
+        })
     }
 
     fn shape() -> impl Strategy<Value = Shape> + Clone {
@@ -1882,7 +1853,7 @@ mod more_types {
     fn values() -> impl Strategy<Value = ours::Values> + Clone {
         (
             (
-                (0..2i32, text()).prop_map(|(x, label)| Point { x, label }),
+                point(0..2i32),
                 shape(),
                 int!(i128),
                 int!(u128),
@@ -2168,20 +2139,14 @@ mod source_shapes {
     });
 
     fn row() -> impl Strategy<Value = ours::Row<'static>> + Clone {
-        (
-            prop::collection::vec(any::<u8>(), 0..4),
-            any::<u8>(),
-            int!(u32),
-            text(),
-            text(),
-        )
-            .prop_map(|(bytes, cache, id, note, kind)| ours::Row {
-                bytes: bytes.into(),
-                cache: Opaque(Some(std::rc::Rc::new(std::cell::Cell::new(cache)))),
-                id,
-                note,
-                kind,
-            })
+        fields!(ours::Row {
+            bytes: prop::collection::vec(any::<u8>(), 0..4).prop_map(Cow::Owned),
+            cache: any::<u8>()
+                .prop_map(|c| Opaque(Some(std::rc::Rc::new(std::cell::Cell::new(c))))),
+            id: int!(u32),
+            note: text(),
+            kind: text(),
+        })
     }
 
     fn without_cache(row: &ours::Row<'static>) -> ours::Row<'static> {
@@ -2302,14 +2267,12 @@ mod evolution {
     });
 
     fn row() -> impl Strategy<Value = ours::RowV2> + Clone {
-        (int!(u64), any::<Option<u32>>(), text(), any::<bool>()).prop_map(
-            |(id, score, name, flag)| ours::RowV2 {
-                id,
-                score,
-                name,
-                flag,
-            },
-        )
+        fields!(ours::RowV2 {
+            id: int!(u64),
+            score: any::<Option<u32>>(),
+            name: text(),
+            flag: any::<bool>(),
+        })
     }
 
     fn down(r: &ours::RowV2) -> ours::RowV1 {

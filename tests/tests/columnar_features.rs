@@ -27,6 +27,14 @@ fn assert_error<T: std::fmt::Debug>(
     }
 }
 
+/// [`assert_error`] of `columnar::from_bytes::<T>(bytes)`.
+fn assert_decode_error<'de, T>(bytes: &'de [u8], kind: ErrorKind) -> columnar::Error
+where
+    T: Deserialize<'de> + std::fmt::Debug,
+{
+    assert_error(columnar::from_bytes::<T>(bytes), kind)
+}
+
 // ------------------------------------------------------------------ skip
 
 #[columnar(vec, map, ser, de)]
@@ -508,6 +516,15 @@ fn strict_bytes() -> Vec<u8> {
     bytes
 }
 
+/// [`strict_bytes`] with one more optional column `pair` (index, len, body) in the rows
+/// container, after c's pair (bytes 10..17).
+fn strict_bytes_with_pair(pair: &[u8]) -> Vec<u8> {
+    let mut bytes = strict_bytes();
+    bytes[1] = 0x04; // one more field in the container
+    bytes.splice(17..17, pair.iter().copied());
+    bytes
+}
+
 fn strict_value(c: [&str; 2]) -> StrictTable {
     StrictTable {
         rows: vec![
@@ -541,10 +558,7 @@ fn unequal_required_column_lengths_are_column_length_mismatch_with_an_offset() {
         0x03, 0x03, 0x14, 0x02,       // b: 2 values
         0x05,
     ];
-    let e = assert_error(
-        columnar::from_bytes::<StrictTable>(&bytes),
-        ErrorKind::ColumnLengthMismatch,
-    );
+    let e = assert_decode_error::<StrictTable>(&bytes, ErrorKind::ColumnLengthMismatch);
     let offset = e.offset().expect("an offset");
     assert!(
         offset < bytes.len() as u64,
@@ -562,10 +576,7 @@ fn optional_column_of_another_length_is_column_length_mismatch() {
         0x02, 0x04, 0x03, 0x01, 0x01, 0x78, // c: Vec<String> of 1: "x"
         0x05,
     ];
-    let e = assert_error(
-        columnar::from_bytes::<StrictTable>(&bytes),
-        ErrorKind::ColumnLengthMismatch,
-    );
+    let e = assert_decode_error::<StrictTable>(&bytes, ErrorKind::ColumnLengthMismatch);
     assert!(e.offset().is_some());
 }
 
@@ -574,10 +585,7 @@ fn trailing_bytes_are_trailing_bytes_at_their_offset() {
     let mut bytes = strict_bytes();
     let end = bytes.len();
     bytes.push(0x00);
-    let e = assert_error(
-        columnar::from_bytes::<StrictTable>(&bytes),
-        ErrorKind::TrailingBytes,
-    );
+    let e = assert_decode_error::<StrictTable>(&bytes, ErrorKind::TrailingBytes);
     assert_eq!(e.offset(), Some(end as u64));
     // take_from_bytes hands them back instead
     let (value, rest) = columnar::take_from_bytes::<StrictTable>(&bytes).unwrap();
@@ -587,35 +595,34 @@ fn trailing_bytes_are_trailing_bytes_at_their_offset() {
 
 #[test]
 fn unknown_optional_index_in_a_container_is_skipped() {
-    let mut bytes = strict_bytes();
-    bytes[1] = 0x04; // one more field in the container
-                     // after c's pair (bytes 10..17), an optional column of index 9 this schema does not know:
-                     // index, len 4, column byte string of 3 bytes (any content)
-    bytes.splice(17..17, [0x09, 0x04, 0x03, 0xaa, 0xbb, 0xcc]);
+    // An optional column of index 9 this schema does not know: index, len 4, column byte
+    // string of 3 bytes (any content).
+    let bytes = strict_bytes_with_pair(&[0x09, 0x04, 0x03, 0xaa, 0xbb, 0xcc]);
     let back: StrictTable = columnar::from_bytes(&bytes).unwrap();
     assert_eq!(back, strict_value(["x", ""]));
 }
 
 #[test]
 fn unknown_optional_column_is_skipped_without_reading_its_body() {
-    // An unknown index's body is not looked into (as serde_columnar): here the inner length
-    // varint aa bb cc would run past the body's 3 bytes, ...
+    // An unknown index's body is not looked into (as serde_columnar).
     let expected: StrictTable = columnar::from_bytes(&strict_bytes()).unwrap();
-    let mut bytes = strict_bytes();
-    bytes[1] = 0x04;
-    bytes.splice(17..17, [0x09, 0x03, 0xaa, 0xbb, 0xcc]);
-    assert_eq!(
-        columnar::from_bytes::<StrictTable>(&bytes).unwrap(),
-        expected
-    );
-    // ... and here the body is longer than its inner byte string.
-    let mut bytes = strict_bytes();
-    bytes[1] = 0x04;
-    bytes.splice(17..17, [0x09, 0x03, 0x01, 0xaa, 0xbb]);
-    assert_eq!(
-        columnar::from_bytes::<StrictTable>(&bytes).unwrap(),
-        expected
-    );
+    for (case, pair) in [
+        (
+            "the inner length varint aa bb cc runs past the body's 3 bytes",
+            &[0x09, 0x03, 0xaa, 0xbb, 0xcc][..],
+        ),
+        (
+            "the body is longer than its inner byte string",
+            &[0x09, 0x03, 0x01, 0xaa, 0xbb],
+        ),
+    ] {
+        let bytes = strict_bytes_with_pair(pair);
+        assert_eq!(
+            columnar::from_bytes::<StrictTable>(&bytes).unwrap(),
+            expected,
+            "{case}"
+        );
+    }
 }
 
 #[test]
@@ -633,15 +640,9 @@ fn missing_optional_column_defaults_to_the_row_count() {
 
 #[test]
 fn duplicate_optional_index_in_a_container_is_bad_header() {
-    let mut bytes = strict_bytes();
-    bytes[1] = 0x04;
     // c's pair (bytes 10..17) once more
-    let pair = bytes[10..17].to_vec();
-    bytes.splice(17..17, pair);
-    assert_error(
-        columnar::from_bytes::<StrictTable>(&bytes),
-        ErrorKind::BadHeader,
-    );
+    let bytes = strict_bytes_with_pair(&strict_bytes()[10..17]);
+    assert_decode_error::<StrictTable>(&bytes, ErrorKind::BadHeader);
 }
 
 #[columnar(vec, ser, de)]
@@ -717,10 +718,7 @@ fn table_optionals_unknown_skipped_missing_default_duplicate_bad_header() {
     );
     // index 0 twice
     let twice = [0x03, 0x05, 0x00, 0x01, 0x07, 0x00, 0x01, 0x08];
-    assert_error(
-        columnar::from_bytes::<OptTable>(&twice),
-        ErrorKind::BadHeader,
-    );
+    assert_decode_error::<OptTable>(&twice, ErrorKind::BadHeader);
 }
 
 #[test]
@@ -737,10 +735,7 @@ fn zero_rle_run_count_in_a_container_is_zero_run_count_at_the_count() {
         0x04, 0x00, 0x00, 0x00, 0x00,
         0x04, 0x00, 0x00, 0x00, 0x00,
     ];
-    let e = assert_error(
-        columnar::from_bytes::<Containers>(&bytes),
-        ErrorKind::ZeroRunCount,
-    );
+    let e = assert_decode_error::<Containers>(&bytes, ErrorKind::ZeroRunCount);
     assert_eq!(e.offset(), Some(6));
 }
 
@@ -786,10 +781,7 @@ fn hand_written_events_decode_eagerly_and_lazily() {
 fn unequal_column_lengths_are_column_length_mismatch_eagerly_and_lazily() {
     // id: DeltaRle literal of 1: one value where the other columns hold two
     let bytes = events_bytes(&[0x02, 0x01, 0x02]);
-    assert_error(
-        columnar::from_bytes::<Table>(&bytes),
-        ErrorKind::ColumnLengthMismatch,
-    );
+    assert_decode_error::<Table>(&bytes, ErrorKind::ColumnLengthMismatch);
     let result = columnar::iter_from_bytes::<Table>(&bytes)
         .and_then(|t| t.events.collect::<columnar::Result<Vec<Event>>>());
     assert_error(result, ErrorKind::ColumnLengthMismatch);
@@ -1229,10 +1221,7 @@ fn huge_declared_lengths_are_errors_not_allocations() {
         0x00, 0x00, 0x02, 0x00, 0x00, 0x01, 0x00,
         0x06, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x01, 0x00,
     ];
-    let e = assert_error(
-        columnar::from_bytes::<AnyTable>(&run),
-        ErrorKind::RunCountTooLarge,
-    );
+    let e = assert_decode_error::<AnyTable>(&run, ErrorKind::RunCountTooLarge);
     assert_eq!(e.offset(), Some(3), "at the run count");
 }
 
@@ -1270,16 +1259,10 @@ fn map_keys_and_columns_of_unequal_length_are_column_length_mismatch() {
     // keys [1, 2, 3], but v holds 2 values (docs/spec/columnar.md §4.3: the keys'
     // count is the expected column length)
     let bytes = [0x01, 0x02, 0x03, 0x01, 0x02, 0x03, 0x03, 0x03, 0x0a, 0x02];
-    assert_error(
-        columnar::from_bytes::<Sheet>(&bytes),
-        ErrorKind::ColumnLengthMismatch,
-    );
+    assert_decode_error::<Sheet>(&bytes, ErrorKind::ColumnLengthMismatch);
     // keys [1], v holds 2 values
     let bytes = [0x01, 0x02, 0x01, 0x01, 0x03, 0x03, 0x0a, 0x02];
-    assert_error(
-        columnar::from_bytes::<Sheet>(&bytes),
-        ErrorKind::ColumnLengthMismatch,
-    );
+    assert_decode_error::<Sheet>(&bytes, ErrorKind::ColumnLengthMismatch);
 }
 
 #[test]
@@ -1374,10 +1357,7 @@ fn iter_from_bytes_rejects_trailing_bytes_like_from_bytes() {
     let mut bytes = events_bytes(&[0x03, 0x03, 0x02, 0x00]);
     let end = bytes.len();
     bytes.push(0x07);
-    assert_error(
-        columnar::from_bytes::<Table>(&bytes),
-        ErrorKind::TrailingBytes,
-    );
+    assert_decode_error::<Table>(&bytes, ErrorKind::TrailingBytes);
     let e = match columnar::iter_from_bytes::<Table>(&bytes) {
         Ok(_) => panic!("iter_from_bytes accepted a trailing byte"),
         Err(e) => e,
@@ -1395,69 +1375,70 @@ mod generic_names {
 
     use columnar::{columnar, DeltaRleable, Rleable};
 
-    #[columnar(vec, map, ser, de, iterable)]
-    #[derive(Debug, Clone, PartialEq, Default)]
-    pub struct Row<'i, 's, A, C, D, E, I, K, R, S, T, V, W>
-    where
-        A: Rleable,
-        C: Rleable,
-        D: DeltaRleable + Default,
-        E: Rleable,
-        I: Rleable,
-        K: Rleable,
-        R: Rleable,
-        S: Rleable,
-        T: Rleable,
-        V: Rleable,
-        W: Rleable + Default,
-    {
-        #[columnar(borrow)]
-        pub i: Cow<'i, str>,
-        #[columnar(borrow)]
-        pub s_: Cow<'s, str>,
-        #[columnar(strategy = "Rle")]
-        pub a: A,
-        pub c: C,
-        #[columnar(strategy = "DeltaRle")]
-        pub d: D,
-        pub e: E,
-        pub ii: I,
-        pub k: K,
-        pub r: R,
-        pub s: S,
-        pub t: T,
-        pub v: V,
-        #[columnar(optional, index = 0)]
-        pub w: W,
+    /// `Row` and the `Table` holding it take the same parameters with the same bounds: one
+    /// `where` list for both.
+    macro_rules! row_and_table {
+        (where $($bounds:tt)*) => {
+            #[columnar(vec, map, ser, de, iterable)]
+            #[derive(Debug, Clone, PartialEq, Default)]
+            pub struct Row<'i, 's, A, C, D, E, I, K, R, S, T, V, W>
+            where
+                $($bounds)*
+            {
+                #[columnar(borrow)]
+                pub i: Cow<'i, str>,
+                #[columnar(borrow)]
+                pub s_: Cow<'s, str>,
+                #[columnar(strategy = "Rle")]
+                pub a: A,
+                pub c: C,
+                #[columnar(strategy = "DeltaRle")]
+                pub d: D,
+                pub e: E,
+                pub ii: I,
+                pub k: K,
+                pub r: R,
+                pub s: S,
+                pub t: T,
+                pub v: V,
+                #[columnar(optional, index = 0)]
+                pub w: W,
+            }
+
+            #[columnar(ser, de)]
+            #[derive(Debug, Clone, PartialEq)]
+            pub struct Table<'i, 's, A, C, D, E, I, K, R, S, T, V, W>
+            where
+                $($bounds)*
+            {
+                #[columnar(class = "vec", iter = "Row<'i, 's, A, C, D, E, I, K, R, S, T, V, W>")]
+                pub rows: Vec<Row<'i, 's, A, C, D, E, I, K, R, S, T, V, W>>,
+                // A concrete key: a key parameter bounded by `Rleable` does not compile, see
+                // `map_key_type_parameter_bounded_by_deserialize_owned_or_a_trait_implying_it_compiles`.
+                #[columnar(class = "map")]
+                pub map: std::collections::BTreeMap<i16, Row<'i, 's, A, C, D, E, I, K, R, S, T, V, W>>,
+                pub k: K,
+                #[columnar(borrow)]
+                pub i: Cow<'i, str>,
+                #[columnar(borrow)]
+                pub s: Cow<'s, str>,
+            }
+        };
     }
 
-    #[columnar(ser, de)]
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct Table<'i, 's, A, C, D, E, I, K, R, S, T, V, W>
-    where
-        A: Rleable,
-        C: Rleable,
-        D: DeltaRleable + Default,
-        E: Rleable,
-        I: Rleable,
-        K: Rleable,
-        R: Rleable,
-        S: Rleable,
-        T: Rleable,
-        V: Rleable,
-        W: Rleable + Default,
-    {
-        #[columnar(class = "vec", iter = "Row<'i, 's, A, C, D, E, I, K, R, S, T, V, W>")]
-        pub rows: Vec<Row<'i, 's, A, C, D, E, I, K, R, S, T, V, W>>,
-        // A concrete key: a key parameter bounded by `Rleable` does not compile, see
-        // `map_key_type_parameter_bounded_by_deserialize_owned_or_a_trait_implying_it_compiles`.
-        #[columnar(class = "map")]
-        pub map: std::collections::BTreeMap<i16, Row<'i, 's, A, C, D, E, I, K, R, S, T, V, W>>,
-        pub k: K,
-        #[columnar(borrow)]
-        pub i: Cow<'i, str>,
-        #[columnar(borrow)]
-        pub s: Cow<'s, str>,
+    row_and_table! {
+        where
+            A: Rleable,
+            C: Rleable,
+            D: DeltaRleable + Default,
+            E: Rleable,
+            I: Rleable,
+            K: Rleable,
+            R: Rleable,
+            S: Rleable,
+            T: Rleable,
+            V: Rleable,
+            W: Rleable + Default,
     }
 
     pub type Concrete<'i, 's> =
@@ -1562,27 +1543,18 @@ fn deep_serde_values_in_table_fields_and_generic_columns_hit_the_depth_limit() {
         columnar::from_bytes::<DeepTable>(&bytes).unwrap();
     }
     for bytes in [table(5000), column(5000)] {
-        assert_error(
-            columnar::from_bytes::<DeepTable>(&bytes),
-            ErrorKind::DepthLimitExceeded,
-        );
+        assert_decode_error::<DeepTable>(&bytes, ErrorKind::DepthLimitExceeded);
     }
 }
 
 #[test]
 fn nested_rows_deeper_than_the_depth_limit_are_depth_limit_exceeded() {
-    assert_error(
-        columnar::from_bytes::<Tree>(&chain_bytes(200)),
-        ErrorKind::DepthLimitExceeded,
-    );
+    assert_decode_error::<Tree>(&chain_bytes(200), ErrorKind::DepthLimitExceeded);
 }
 
 #[test]
 fn hostile_deep_nesting_is_an_error_not_a_stack_overflow() {
-    assert_error(
-        columnar::from_bytes::<Tree>(&chain_bytes(20_000)),
-        ErrorKind::DepthLimitExceeded,
-    );
+    assert_decode_error::<Tree>(&chain_bytes(20_000), ErrorKind::DepthLimitExceeded);
 }
 
 // ------------------------------------------------------------------ strictness of the lazy path

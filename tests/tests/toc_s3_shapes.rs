@@ -14,44 +14,29 @@ use std::time::Instant;
 use integration_tests::fault_proxy::{FaultProxy, Traffic};
 use integration_tests::s3_server::S3Server;
 use integration_tests::xorshift::Xorshift as Rng;
-use serde::Serialize;
 use serde_formats::toc::remote::BlockingReader;
 use serde_formats::toc::{self, Value};
 
 #[path = "common/s3.rs"]
 mod s3;
 
-#[derive(Serialize)]
-struct Record {
-    id: u64,
-    name: String,
-    score: f64,
-    flags: u8,
-}
+#[path = "../../serde-formats/examples/common/toc_shapes.rs"]
+mod toc_shapes;
 
 fn shape_a() -> Vec<u8> {
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
-    let a: std::collections::BTreeMap<String, Vec<f64>> = (0..1000)
-        .map(|k| {
-            (
-                format!("key{k:04}"),
-                (0..10_000).map(|_| rng.unit()).collect(),
-            )
-        })
-        .collect();
-    toc::to_bytes(&a).unwrap()
+    toc::to_bytes(&toc_shapes::shape_a(|| rng.unit())).unwrap()
 }
 
 fn shape_b() -> Vec<u8> {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let b: Vec<Record> = (0..1_000_000u64)
-        .map(|id| Record {
-            id,
-            name: format!("name-{}", rng.next() % 100_000),
-            score: rng.unit(),
-            flags: (rng.next() & 0xff) as u8,
-        })
-        .collect();
+    let b = toc_shapes::shape_b(|| {
+        (
+            (rng.next() % 100_000) as u32,
+            rng.unit(),
+            (rng.next() & 0xff) as u8,
+        )
+    });
     toc::to_bytes(&b).unwrap()
 }
 
