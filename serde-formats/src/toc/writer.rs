@@ -218,6 +218,107 @@ mod tests {
         );
     }
 
+    /// A value of every container kind: declared and unknown lengths, struct fields, keys of
+    /// any type (containers too), enum variants.
+    enum Tree {
+        Int(u64),
+        Text(String),
+        List(Vec<Tree>),
+        /// A list of unknown length (buffered by the writer).
+        Unsized(Vec<Tree>),
+        /// A map of unknown length with keys of any type.
+        Map(Vec<(Tree, Tree)>),
+        Record(u8, Vec<Tree>),
+        Variant(Vec<Tree>),
+    }
+
+    impl serde::Serialize for Tree {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+            use serde::ser::{SerializeStruct, SerializeTupleVariant};
+            match self {
+                Tree::Int(v) => s.serialize_u64(*v),
+                Tree::Text(v) => s.serialize_str(v),
+                Tree::List(items) => s.collect_seq(items),
+                Tree::Unsized(items) => s.collect_seq(items.iter().filter(|_| true)),
+                Tree::Map(entries) => {
+                    s.collect_map(entries.iter().filter(|_| true).map(|(k, v)| (k, v)))
+                }
+                Tree::Record(flags, items) => {
+                    let mut record = s.serialize_struct("Record", 2)?;
+                    record.serialize_field("flags", flags)?;
+                    record.serialize_field("items", items)?;
+                    record.end()
+                }
+                Tree::Variant(items) => {
+                    let mut variant = s.serialize_tuple_variant("Tree", 0, "variant", 2)?;
+                    variant.serialize_field(&items.len())?;
+                    variant.serialize_field(items)?;
+                    variant.end()
+                }
+            }
+        }
+    }
+
+    /// A tree of about `budget` nodes from the xorshift state `seed`.
+    fn tree(seed: &mut u64, budget: usize, depth: usize) -> Tree {
+        let mut next = || {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            *seed
+        };
+        let pick = next();
+        let leaf = budget <= 1 || depth > 4;
+        match (leaf, pick % 7) {
+            (true, n) if n % 2 == 0 => Tree::Int(next() >> (next() % 64)),
+            (true, _) => Tree::Text("t".repeat((next() % 40) as usize)),
+            (false, kind) => {
+                let len = 1 + (next() % 12) as usize;
+                let child = budget / len;
+                let mut items =
+                    || -> Vec<Tree> { (0..len).map(|_| tree(seed, child, depth + 1)).collect() };
+                match kind {
+                    0 | 1 => Tree::List(items()),
+                    2 => Tree::Unsized(items()),
+                    3 | 4 => {
+                        let keys = items();
+                        let values = items();
+                        Tree::Map(keys.into_iter().zip(values).collect())
+                    }
+                    5 => Tree::Record(pick as u8, items()),
+                    _ => Tree::Variant(items()),
+                }
+            }
+        }
+    }
+
+    /// In memory, containers start unrecorded and are promoted as they grow; into a file
+    /// every container is recorded from its start. Both give the same bytes, whatever the
+    /// block size makes of the tree.
+    #[test]
+    fn promoted_containers_give_the_toc_of_recorded_ones() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15;
+        for round in 0..60 {
+            let value = tree(&mut seed, 20 + round * 10, 0);
+            for block_size in [1, 2, 7, 16, 40, 100, 300, 1000, 8192] {
+                for trivial_size in [0, 20] {
+                    let config = Config::new()
+                        .block_size(block_size)
+                        .trivial_size(trivial_size);
+                    let mut writer = Writer::with_config(config.clone());
+                    let mut file = Cursor::new(Vec::new());
+                    writer.to_writer(&mut file, &value).unwrap();
+                    let in_memory = writer.to_bytes(&value).unwrap();
+                    assert_eq!(
+                        in_memory,
+                        file.into_inner(),
+                        "round {round}, block size {block_size}, trivial size {trivial_size}"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_failed_file_leaves_the_buffer_and_the_writer_usable() {
         let mut writer = Writer::with_config(Config::new().depth_limit(3));
