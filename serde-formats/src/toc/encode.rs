@@ -113,28 +113,26 @@ fn sized(len: u32, fix_marker: u8, fix_limit: u32, markers: [u8; 3]) -> Head {
     }
 }
 
-/// The head of a string of `len` bytes: fixstr, `d9`, `da` or `db`.
-#[inline]
-pub(crate) fn str_len(len: u32) -> Head {
-    sized(len, 0xa0, 32, [0xd9, 0xda, 0xdb])
+/// The functions giving the head of a string, byte string, array or map of `len` elements.
+macro_rules! sized_heads {
+    ($($(#[$doc:meta])* $name:ident => $fix:literal, $fix_limit:literal, $markers:expr;)*) => {$(
+        $(#[$doc])*
+        #[inline]
+        pub(crate) fn $name(len: u32) -> Head {
+            sized(len, $fix, $fix_limit, $markers)
+        }
+    )*};
 }
 
-/// The head of a byte string: `c4`, `c5` or `c6`.
-#[inline]
-pub(crate) fn bin_len(len: u32) -> Head {
-    sized(len, 0xc4, 0, [0xc4, 0xc5, 0xc6])
-}
-
-/// The head of an array: fixarray, `dc` or `dd`.
-#[inline]
-pub(crate) fn array_len(len: u32) -> Head {
-    sized(len, 0x90, 16, [0, 0xdc, 0xdd])
-}
-
-/// The head of a map: fixmap, `de` or `df`.
-#[inline]
-pub(crate) fn map_len(len: u32) -> Head {
-    sized(len, 0x80, 16, [0, 0xde, 0xdf])
+sized_heads! {
+    /// The head of a string of `len` bytes: fixstr, `d9`, `da` or `db`.
+    str_len => 0xa0, 32, [0xd9, 0xda, 0xdb];
+    /// The head of a byte string: `c4`, `c5` or `c6`.
+    bin_len => 0xc4, 0, [0xc4, 0xc5, 0xc6];
+    /// The head of an array: fixarray, `dc` or `dd`.
+    array_len => 0x90, 16, [0, 0xdc, 0xdd];
+    /// The head of a map: fixmap, `de` or `df`.
+    map_len => 0x80, 16, [0, 0xde, 0xdf];
 }
 
 /// The head of an extension of type `tag` with `len` bytes of data: fixext 1/2/4/8/16 when the

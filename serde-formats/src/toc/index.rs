@@ -534,35 +534,32 @@ mod tests {
         assert_eq!(out, expected);
     }
 
-    /// Shifting re-encodes positions whose encoded length changes, blocks and keys included.
-    #[test]
-    fn shift_moves_every_position_of_encoded_nodes() {
+    /// A map `{"k": [30 floats]}` at 0 whose list starts at `start`: its TOC, the list's
+    /// positions moved by `shift` (see [`Index::shift`]) once it ends.
+    fn shifted_map_toc(start: u64, shift: u64) -> Vec<u8> {
         let mut index = Index::new(100, 10);
         let outer = index.open(0, true);
         let key = index.push_key(&[0xa1], b"k").unwrap();
-        let open = index.open(2, false);
+        let open = index.open(start, false);
         for i in 0..30 {
-            index.leaf(3 + 9 * i, 12 + 9 * i);
+            index.leaf(start + 1 + 9 * i, start + 10 + 9 * i);
         }
-        index.close(&open, 273, false);
+        index.close(&open, start + 271, false);
         index.set_last_key(key);
-        index.shift(&outer, 200).unwrap();
-        index.close(&outer, 473, true);
-        let mut shifted = Vec::new();
-        index.finish_into(&mut shifted).unwrap();
-
-        let mut direct = Index::new(100, 10);
-        let outer = direct.open(0, true);
-        let key = direct.push_key(&[0xa1], b"k").unwrap();
-        let open = direct.open(202, false);
-        for i in 0..30 {
-            direct.leaf(203 + 9 * i, 212 + 9 * i);
+        if shift > 0 {
+            index.shift(&outer, shift).unwrap();
         }
-        direct.close(&open, 473, false);
-        direct.set_last_key(key);
-        direct.close(&outer, 473, true);
-        let mut expected = Vec::new();
-        direct.finish_into(&mut expected).unwrap();
+        index.close(&outer, start + shift + 271, true);
+        let mut toc = Vec::new();
+        index.finish_into(&mut toc).unwrap();
+        toc
+    }
+
+    /// Shifting re-encodes positions whose encoded length changes, blocks and keys included.
+    #[test]
+    fn shift_moves_every_position_of_encoded_nodes() {
+        let shifted = shifted_map_toc(2, 200);
+        let expected = shifted_map_toc(202, 0);
         assert_eq!(shifted, expected);
         // The block list holds positions past 255 (two-byte uints) only after the shift.
         assert!(expected.windows(1).any(|w| w[0] == 0xcd));

@@ -183,27 +183,31 @@ pub(crate) fn write_map_len(out: &mut Vec<u8>, len: usize) {
 mod tests {
     use super::*;
 
+    /// A header field holding `tail` right-aligned.
+    fn field(tail: &[u8]) -> [u8; HEADER_FIELD_LEN] {
+        let mut field = [0u8; HEADER_FIELD_LEN];
+        field[HEADER_FIELD_LEN - tail.len()..].copy_from_slice(tail);
+        field
+    }
+
     /// The worked examples of docs/spec/toc-msgpack.md §5.1.
     #[test]
     fn header_fields_are_right_aligned_minimal_integers() {
         // docs/spec/toc-msgpack.md §5.1: 27 -> 00 x9, 1b; 326 -> 00 x7, cd 01 46 (the data
         // length of the document of §5.5).
-        let mut expected = [0u8; 10];
-        expected[9] = 0x1b;
-        assert_eq!(encode_header_field(27), expected);
-        let mut expected = [0u8; 10];
-        expected[7..].copy_from_slice(&[0xcd, 0x01, 0x46]);
-        assert_eq!(encode_header_field(326), expected);
-        assert_eq!(decode_header_field(&expected, 0).unwrap(), 326);
+        assert_eq!(encode_header_field(27), field(&[0x1b]));
+        assert_eq!(encode_header_field(326), field(&[0xcd, 0x01, 0x46]));
+        assert_eq!(
+            decode_header_field(&field(&[0xcd, 0x01, 0x46]), 0).unwrap(),
+            326
+        );
     }
 
     /// The worked example of docs/spec/toc-msgpack.md §5.1.
     #[test]
     fn header_field_accepts_fixed_width_u64() {
-        let mut field = [0u8; 10];
-        field[1] = 0xcf;
-        field[9] = 0x1b;
-        assert_eq!(decode_header_field(&field, 0).unwrap(), 27);
+        let fixed = field(&[0xcf, 0, 0, 0, 0, 0, 0, 0, 0x1b]);
+        assert_eq!(decode_header_field(&fixed, 0).unwrap(), 27);
     }
 
     #[test]

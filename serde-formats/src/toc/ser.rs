@@ -469,6 +469,21 @@ macro_rules! widen {
     )*};
 }
 
+/// Serializer methods for `{variant: [...]}` (`false`) and `{variant: {...}}` (`true`).
+macro_rules! variants {
+    ($lt:lifetime; $($method:ident => $is_map:expr),* $(,)?) => {$(
+        fn $method(
+            self,
+            _name: &'static str,
+            _index: u32,
+            variant: &'static str,
+            len: usize,
+        ) -> Result<Compound<$lt, O>> {
+            self.variant_compound(variant, len, $is_map)
+        }
+    )*};
+}
+
 impl<'a, O: Sink> ser::Serializer for &'a mut Writer<O> {
     type Ok = ();
     type Error = Error;
@@ -602,30 +617,13 @@ impl<'a, O: Sink> ser::Serializer for &'a mut Writer<O> {
     fn serialize_tuple_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a, O>> {
         self.compound(Some(len), false)
     }
-    fn serialize_tuple_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        variant: &'static str,
-        len: usize,
-    ) -> Result<Compound<'a, O>> {
-        self.variant_compound(variant, len, false)
-    }
     fn serialize_map(self, len: Option<usize>) -> Result<Compound<'a, O>> {
         self.compound(len, true)
     }
     fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a, O>> {
         self.compound(Some(len), true)
     }
-    fn serialize_struct_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        variant: &'static str,
-        len: usize,
-    ) -> Result<Compound<'a, O>> {
-        self.variant_compound(variant, len, true)
-    }
+    variants!('a; serialize_tuple_variant => false, serialize_struct_variant => true);
 }
 
 forward_compound!([O: Sink] Compound<'_, O>;
