@@ -98,6 +98,8 @@ pub(super) struct Writer<O> {
     float32: bool,
 }
 
+#[cold]
+#[inline(never)]
 fn too_long(what: &str) -> Error {
     Error::with_message(
         ErrorKind::Unsupported,
@@ -105,6 +107,7 @@ fn too_long(what: &str) -> Error {
     )
 }
 
+#[inline]
 fn length(len: usize, what: &str) -> Result<u32> {
     u32::try_from(len).map_err(|_| too_long(what))
 }
@@ -229,17 +232,20 @@ impl<O: Sink> Writer<O> {
             ));
         }
         let top = self.levels.len() - 1;
-        let level = self.levels[top];
+        let Level {
+            start,
+            is_map,
+            recorded,
+            spill,
+            ..
+        } = self.levels[top];
         // The header of a buffered container, now that its length is known.
-        let head = match level.spill {
-            Some(_) => Some(container_head(length(count, "container")?, level.is_map)),
+        let head = match spill {
+            Some(_) => Some(container_head(length(count, "container")?, is_map)),
             None => None,
         };
         let head_len = head.map_or(0, |h| h.as_bytes().len()) as u64;
-        if !level.recorded
-            && self.in_key == 0
-            && self.data.pos + head_len - level.start >= self.block_size
-        {
+        if !recorded && self.in_key == 0 && self.data.pos + head_len - start >= self.block_size {
             self.promote(top)?;
         }
         if let Some(head) = head {
@@ -253,8 +259,9 @@ impl<O: Sink> Writer<O> {
                 self.index.shift(&self.levels[top].open, head_len)?;
             }
         }
-        let level = self.levels[top];
-        self.levels.truncate(top);
+        let Some(level) = self.levels.pop() else {
+            return Err(lost_bytes());
+        };
         if self.frontier == top {
             self.frontier = NO_FRONTIER;
             self.limit = u64::MAX;
@@ -325,11 +332,10 @@ impl<O: Sink> Writer<O> {
     /// Writes a `&str` key of a map.
     #[inline]
     fn str_key(&mut self, key: &str) -> Result<()> {
-        let head = encode::str_len(length(key.len(), "string")?);
         if key.len() < 32 {
             // A fixstr, as field names usually are: one piece for the sink and the key arena.
             let mut buf = [0u8; 32];
-            buf[0] = head.as_bytes()[0];
+            buf[0] = 0xa0 | key.len() as u8;
             copy_short(&mut buf, key.as_bytes());
             self.data.put_prefix(&buf, key.len() + 1)?;
             if self.record {
@@ -338,6 +344,7 @@ impl<O: Sink> Writer<O> {
             }
             return Ok(());
         }
+        let head = encode::str_len(length(key.len(), "string")?);
         self.data.put(head.as_bytes())?;
         self.data.put(key.as_bytes())?;
         if self.record {
