@@ -164,7 +164,7 @@ impl<O: Sink> Writer<O> {
 
     /// Records the value that ended at the current position, or promotes unrecorded
     /// containers that have grown to the block size.
-    #[inline]
+    #[inline(always)]
     fn recorded(&mut self, start: u64) -> Result<()> {
         if self.record {
             self.index.leaf(start, self.data.pos);
@@ -175,7 +175,7 @@ impl<O: Sink> Writer<O> {
     }
 
     /// Writes one scalar of at most 9 bytes and records it as a leaf.
-    #[inline]
+    #[inline(always)]
     fn scalar(&mut self, head: Head) -> Result<()> {
         let start = self.data.pos;
         self.data.put_head(head)?;
@@ -203,7 +203,9 @@ impl<O: Sink> Writer<O> {
             }
             None => Some(self.data.push_spill()),
         };
-        let recorded = !self.lazy && self.in_key == 0;
+        // Arrays start recorded inside recorded containers: a long list of scalars (shape A)
+        // is then recorded as it goes, not replayed; maps (records) start unrecorded.
+        let recorded = self.record && !(self.lazy && is_map);
         if !recorded && self.in_key == 0 && self.frontier == NO_FRONTIER {
             self.frontier = self.levels.len();
             self.limit = start.saturating_add(self.block_size);
