@@ -25,11 +25,12 @@ use super::Config;
 ///
 /// The TOC itself is about half the data's size on a list of small records (a
 /// `{"p": [start, end]}` node per record, as msglc writes it), so a file has ~1.5× the bytes
-/// of plain MessagePack. Measured on 1M small records (`benches/toc.rs`, shape B) against
-/// rmp-serde in the same run, on a heavily loaded shared machine: 1.7–2.2× rmp-serde's time
-/// into a fresh `Vec`, 3.9–5.1× into a reused buffer, within the noise of the free functions'
-/// figures: on this shape the time is per-value bookkeeping, not allocation (README,
-/// "Benchmarks").
+/// of plain MessagePack. Measured on 1M small records (`benches/toc.rs`, shape B; callgrind
+/// instruction counts, as the shared machine's wall clock varies by ±50%): 917 instructions a
+/// record into a reused buffer against rmp-serde's 361 (2.5×; 1287 before small records were
+/// left unrecorded), about 1.8× rmp-serde's wall time into a fresh `Vec` and 2.1× into a reused
+/// buffer. On this shape the time is per-value work (heads, field names, the TOC's leaf per
+/// record), not allocation (README, "Benchmarks").
 ///
 /// ```
 /// use serde_formats::toc::{self, Writer};
