@@ -28,8 +28,8 @@ use super::Config;
 /// of plain MessagePack. Measured on 1M small records (`benches/toc.rs`, shape B; callgrind
 /// instruction counts, as the shared machine's wall clock varies by ±50%): 917 instructions a
 /// record into a reused buffer against rmp-serde's 361 (2.5×; 1287 before small records were
-/// left unrecorded), about 1.8× rmp-serde's wall time into a fresh `Vec` and 2.1× into a reused
-/// buffer. On this shape the time is per-value work (heads, field names, the TOC's leaf per
+/// left unrecorded); in wall time 1.6–1.8× rmp-serde's into a fresh `Vec` and 2.1–4.6× into
+/// a reused buffer, depending on the run. On this shape the time is per-value work (heads, field names, the TOC's leaf per
 /// record), not allocation (README, "Benchmarks").
 ///
 /// ```
