@@ -25,12 +25,12 @@ use super::Config;
 ///
 /// The TOC itself is about half the data's size on a list of small records (a
 /// `{"p": [start, end]}` node per record, as msglc writes it), so a file has ~1.5× the bytes
-/// of plain MessagePack. Measured on 1M small records (`benches/toc.rs`, shape B; callgrind
-/// instruction counts, as the shared machine's wall clock varies by ±50%): 917 instructions a
-/// record into a reused buffer against rmp-serde's 361 (2.5×; 1287 before small records were
-/// left unrecorded); in wall time 1.6–1.8× rmp-serde's into a fresh `Vec` and 2.1–4.6× into
-/// a reused buffer, depending on the run. On this shape the time is per-value work (heads, field names, the TOC's leaf per
-/// record), not allocation (README, "Benchmarks").
+/// of plain MessagePack. Measured with callgrind instruction counts (the shared machine's
+/// wall clock varies by ±50%), into a reused buffer, against rmp-serde's plain MessagePack:
+/// 1M small records (`benches/toc.rs`, shape B) take 901 instructions a record against 361
+/// (2.5×; 1,287 before small records were left unrecorded), and 1,000 lists of 10,000 `f64`
+/// (shape A) 614M instructions against 220M (593M before). On shape B the time is per-value
+/// work (heads, field names, the TOC's leaf per record), not allocation (README, "Benchmarks").
 ///
 /// ```
 /// use serde_formats::toc::{self, Writer};
