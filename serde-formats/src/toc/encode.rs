@@ -172,18 +172,19 @@ pub(crate) fn uint_len(v: u64) -> usize {
 /// Appends `{"p": [start, end]}`, the node of a value known by its span.
 #[inline]
 pub(crate) fn put_leaf(out: &mut Vec<u8>, start: u64, end: u64) {
+    // Copies of known size, then the unused tail dropped: cheaper than copies of variable size
+    // for the million leaves of a long list.
     let mut buf = [0u8; 22];
     buf[..4].copy_from_slice(&[0x81, 0xa1, b'p', 0x92]);
-    let s = uint(start);
-    let e = uint(end);
-    let (s, e) = (s.as_bytes(), e.as_bytes());
-    buf[4..4 + s.len()].copy_from_slice(s);
-    buf[4 + s.len()..4 + s.len() + e.len()].copy_from_slice(e);
-    // A copy of known size, then the unused tail dropped: cheaper than a copy of variable size
-    // for the million leaves of a long list.
-    let end = out.len() + 4 + s.len() + e.len();
+    let (s, e) = (uint(start), uint(end));
+    let (s, s_len) = s.padded();
+    let (e, e_len) = e.padded();
+    buf[4..13].copy_from_slice(s);
+    let at = 4 + s_len.min(9);
+    buf[at..at + 9].copy_from_slice(e);
+    let len = out.len() + at + e_len.min(9);
     out.extend_from_slice(&buf);
-    out.truncate(end);
+    out.truncate(len);
 }
 
 /// Appends the `[start, end]` pair of a node's `"p"`.

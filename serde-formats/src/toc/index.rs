@@ -55,15 +55,6 @@ pub(super) struct Open {
     is_map: bool,
 }
 
-/// The lengths of the index's parts, to drop what a map key's serialization added.
-#[derive(Clone, Copy)]
-pub(super) struct Mark {
-    entries: usize,
-    nodes: usize,
-    arena: usize,
-    keys: usize,
-}
-
 /// An indexed root container whose children are the whole entry stack.
 #[derive(Clone, Copy)]
 struct Root {
@@ -187,23 +178,6 @@ impl Index {
         }
     }
 
-    pub(super) fn mark(&self) -> Mark {
-        Mark {
-            entries: self.entries.len(),
-            nodes: self.nodes.len(),
-            arena: self.arena.len(),
-            keys: self.keys.len(),
-        }
-    }
-
-    /// Drops everything added since `mark`.
-    pub(super) fn rollback(&mut self, mark: Mark) {
-        self.entries.truncate(mark.entries);
-        self.nodes.truncate(mark.nodes);
-        self.arena.truncate(mark.arena);
-        self.keys.truncate(mark.keys);
-    }
-
     /// A container starts at data position `start`; its children follow.
     #[inline]
     pub(super) fn open(&self, start: u64, is_map: bool) -> Open {
@@ -215,22 +189,6 @@ impl Index {
             keys: self.keys.len(),
             is_map,
         }
-    }
-}
-
-impl Open {
-    /// Whether the container is a map.
-    #[inline]
-    pub(super) fn is_map(&self) -> bool {
-        self.is_map
-    }
-}
-
-impl Index {
-    /// How many children the container has so far.
-    #[inline]
-    pub(super) fn children(&self, open: &Open) -> usize {
-        self.entries.len() - open.entries
     }
 
     /// Moves the container's children by `delta` bytes: its header, of a length known only at
@@ -332,6 +290,32 @@ impl Index {
             key: 0,
             meta: INDEXED,
         });
+    }
+
+    /// Records the children of a container starting at data position `base` from their bytes
+    /// (values written while the container was not recorded, all leaves): an entry per value,
+    /// and for a map its key. Returns a map's last key, which the entry of a value still being
+    /// written will take (an empty key for an array).
+    pub(super) fn replay(&mut self, bytes: &[u8], base: u64, is_map: bool) -> Result<Key> {
+        let mut cur = Cursor::at(bytes, 0, 0);
+        let mut key = Key::default();
+        while !cur.is_empty() {
+            if is_map {
+                let from = cur.pos();
+                cur.skip_value().map_err(|_| internal())?;
+                key = self.push_key(&[], cur.since(from))?;
+                if cur.is_empty() {
+                    return Ok(key);
+                }
+            }
+            let from = cur.pos();
+            cur.skip_value().map_err(|_| internal())?;
+            self.leaf(base + from as u64, base + cur.pos() as u64);
+            if is_map {
+                self.set_last_key(key);
+            }
+        }
+        Ok(key)
     }
 
     /// Appends the TOC of the one value recorded to `out`.

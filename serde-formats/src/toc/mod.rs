@@ -179,6 +179,7 @@ mod append;
 mod cbor;
 mod codec;
 mod combine;
+mod data;
 mod de;
 mod encode;
 mod ext;

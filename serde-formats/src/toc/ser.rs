@@ -1,36 +1,39 @@
 //! serde -> MessagePack, building the table of contents while the data streams out.
 //!
-//! Every value records one entry in the [`Index`] (the TOC under construction); a container,
-//! when it ends, has the index replace its children's entries by its own node. The data goes
-//! straight to the crate's byte sink ([`Output`]); only containers of unknown length are
-//! buffered until their element count, and so their header, is known.
+//! The data goes straight to the crate's byte sink ([`Data`]); only containers of unknown
+//! length are buffered until their element count, and so their header, is known.
+//!
+//! The TOC needs the children of a container only if it ends at least `block_size` bytes long
+//! (an indexed node or a block list); any smaller one is a leaf, and so are the millions of
+//! small records of a long list. So when the written bytes can be read back (a `Vec`, see
+//! [`Sink`]), containers start *unrecorded*: their values and keys cost the [`Index`] nothing.
+//! A container is *promoted* to recorded once its bytes reach the block size (checked at each
+//! string and each container end, not at each number, to keep that path short): the entries of
+//! its children written so far are rebuilt from their bytes ([`Index::replay`]), and its later
+//! children are recorded as they come. Each byte is replayed at most once. Recorded containers work
+//! as before: every value records one entry in the [`Index`]; a container, when it ends, has
+//! the index replace its children's entries by its own node. Recording is monotone in depth:
+//! the ancestors of a recorded container are recorded, so the unrecorded containers open are
+//! the innermost ones, from `frontier` on. Over a sink that cannot be read back (a file),
+//! every container is recorded from its start.
 
 use serde::ser::{self, Serialize};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::limits::{Depth, Nesting};
-use crate::output::Output;
 
+use super::data::{copy_short, Data, Sink};
 use super::encode::{self, Head};
 use super::index::{Index, Key, Open};
 use super::Config;
 
-/// The data bytes: written to the sink, or into spill buffers while a container of unknown
-/// length is open. Positions are logical: a buffered container's header counts only when it
-/// is finally written, and its children are then shifted by the header's length.
-pub(super) struct Data<O> {
-    sink: O,
-    pos: u64,
-    spills: Vec<Vec<u8>>,
-    active_spills: usize,
-}
-
 /// What a writer allocates as it goes, handed from one file to the next by
-/// [`super::Writer`]: the index under construction (entry stack, node and key arenas, scratch)
-/// and the spill buffers of containers of unknown length. Kept, their capacity makes the next
-/// file of the same shape allocate nothing.
+/// [`super::Writer`]: the index under construction (entry stack, node and key arenas, scratch),
+/// the stack of open containers and the spill buffers of containers of unknown length. Kept,
+/// their capacity makes the next file of the same shape allocate nothing.
 pub(super) struct Memory {
     pub(super) index: Index,
+    levels: Vec<Level>,
     spills: Vec<Vec<u8>>,
 }
 
@@ -38,6 +41,7 @@ impl Memory {
     pub(super) fn new(config: &Config) -> Self {
         Memory {
             index: Index::new(config.block_size, config.trivial_size),
+            levels: Vec::new(),
             spills: Vec::new(),
         }
     }
@@ -45,92 +49,57 @@ impl Memory {
     /// Empties everything for a new file written with `config`, keeping the capacity.
     pub(super) fn reset(&mut self, config: &Config) {
         self.index.reset(config.block_size, config.trivial_size);
+        self.levels.clear();
     }
 }
 
-impl<O: Output> Data<O> {
-    fn new(sink: O, spills: Vec<Vec<u8>>) -> Self {
-        Data {
-            sink,
-            pos: 0,
-            spills,
-            active_spills: 0,
-        }
-    }
-
-    fn push_spill(&mut self) {
-        if self.active_spills == self.spills.len() {
-            self.spills.push(Vec::new());
-        } else {
-            self.spills[self.active_spills].clear();
-        }
-        self.active_spills += 1;
-    }
-
-    fn pop_spill(&mut self) -> Vec<u8> {
-        self.active_spills -= 1;
-        std::mem::take(&mut self.spills[self.active_spills])
-    }
-
-    fn recycle_spill(&mut self, buffer: Vec<u8>) {
-        self.spills[self.active_spills] = buffer;
-    }
-
-    /// Writes bytes that were already counted in `pos`.
-    #[inline]
-    fn put_uncounted(&mut self, bytes: &[u8]) -> Result<()> {
-        if self.active_spills == 0 {
-            self.sink.put(bytes)
-        } else {
-            self.spills[self.active_spills - 1].extend_from_slice(bytes);
-            Ok(())
-        }
-    }
-
-    #[inline]
-    fn put(&mut self, bytes: &[u8]) -> Result<()> {
-        self.pos += bytes.len() as u64;
-        self.put_uncounted(bytes)
-    }
-
-    /// Writes the first `len` bytes of `bytes`, a short item built in a fixed buffer (see
-    /// [`Output::put_prefix`]).
-    #[inline]
-    fn put_prefix<const N: usize>(&mut self, bytes: &[u8; N], len: usize) -> Result<()> {
-        let len = len.min(N);
-        self.pos += len as u64;
-        if self.active_spills == 0 {
-            self.sink.put_prefix(bytes, len)
-        } else {
-            self.spills[self.active_spills - 1].put_prefix(bytes, len)
-        }
-    }
-
-    /// Writes an encoded head or scalar.
-    #[inline]
-    fn put_head(&mut self, head: Head) -> Result<()> {
-        let (bytes, len) = head.padded();
-        self.put_prefix(bytes, len)
-    }
-}
-
-/// Where an open container started.
-struct Frame {
+/// An open array or map.
+#[derive(Clone, Copy)]
+struct Level {
+    /// Where its header starts.
+    start: u64,
+    /// Where its first child starts (for a container of unknown length, `start`: its header
+    /// is written at its end).
+    content: u64,
+    /// The state of the index when it started being recorded.
     open: Open,
-    declared: Option<usize>,
+    is_map: bool,
+    /// Whether its children have entries in the index.
+    recorded: bool,
+    /// Its spill buffer, for a container of unknown length.
+    spill: Option<usize>,
+    /// The key of the entry being written, in a recorded map.
+    key: Key,
 }
 
-/// The serializer: data to an [`Output`], TOC entries to an [`Index`].
+/// No unrecorded container is open.
+const NO_FRONTIER: usize = usize::MAX;
+
+/// The serializer: data to a [`Sink`], TOC entries to an [`Index`].
 pub(super) struct Writer<O> {
     data: Data<O>,
     index: Index,
     depth: Depth,
-    /// Containers open now.
-    open: usize,
+    /// The containers open now, outermost first.
+    levels: Vec<Level>,
+    /// Whether values written now get entries: the innermost container is recorded (or there
+    /// is none), and no map key is being written.
+    record: bool,
+    /// The outermost unrecorded container, or [`NO_FRONTIER`].
+    frontier: usize,
+    /// The data position at which the frontier container is promoted (`u64::MAX` if none).
+    limit: u64,
+    block_size: u64,
+    /// Containers start unrecorded (the sink can be read back).
+    lazy: bool,
+    /// Map keys being written (nested: a key may hold a map with keys).
+    in_key: usize,
     /// The next `f32` is a [`super::F32_STRUCT_NAME`] payload: written as float32.
     float32: bool,
 }
 
+#[cold]
+#[inline(never)]
 fn too_long(what: &str) -> Error {
     Error::with_message(
         ErrorKind::Unsupported,
@@ -138,19 +107,46 @@ fn too_long(what: &str) -> Error {
     )
 }
 
+#[inline]
 fn length(len: usize, what: &str) -> Result<u32> {
     u32::try_from(len).map_err(|_| too_long(what))
 }
 
-impl<O: Output> Writer<O> {
+/// The head of a container of `n` elements or entries.
+#[inline]
+fn container_head(n: u32, is_map: bool) -> Head {
+    if is_map {
+        encode::map_len(n)
+    } else {
+        encode::array_len(n)
+    }
+}
+
+/// The written bytes of a container are not where the writer put them: a bug.
+#[cold]
+fn lost_bytes() -> Error {
+    Error::with_message(
+        ErrorKind::Message,
+        "internal error: written bytes not found",
+    )
+}
+
+impl<O: Sink> Writer<O> {
     /// A writer to `sink` working in `memory`, which must be new or [reset](Memory::reset)
     /// for `config`.
     pub(super) fn with_memory(sink: O, config: &Config, memory: Memory) -> Self {
+        let lazy = sink.written().is_some();
         Writer {
             data: Data::new(sink, memory.spills),
             index: memory.index,
             depth: Depth::new(config.depth_limit),
-            open: 0,
+            levels: memory.levels,
+            record: true,
+            frontier: NO_FRONTIER,
+            limit: u64::MAX,
+            block_size: config.block_size,
+            lazy,
+            in_key: 0,
             float32: false,
         }
     }
@@ -160,17 +156,35 @@ impl<O: Output> Writer<O> {
     pub(super) fn into_parts(self) -> (O, u64, Memory) {
         let memory = Memory {
             index: self.index,
+            levels: self.levels,
             spills: self.data.spills,
         };
         (self.data.sink, self.data.pos, memory)
     }
 
-    /// Writes one scalar of at most 9 bytes and records it as a leaf.
-    #[inline]
+    /// Records the value that ended at the current position, or promotes unrecorded
+    /// containers that have grown to the block size.
+    #[inline(always)]
+    fn recorded(&mut self, start: u64) -> Result<()> {
+        if self.record {
+            self.index.leaf(start, self.data.pos);
+        } else if self.data.pos >= self.limit {
+            self.promote_grown()?;
+        }
+        Ok(())
+    }
+
+    /// Writes one scalar of at most 9 bytes and records it as a leaf. An unrecorded container
+    /// is not checked for promotion here but at its next string or container end: the
+    /// scalar path stays one branch, small enough to inline into serde's sequence loops (a
+    /// `Vec<f64>` element costs 19 instructions so, 49 with the check).
+    #[inline(always)]
     fn scalar(&mut self, head: Head) -> Result<()> {
         let start = self.data.pos;
         self.data.put_head(head)?;
-        self.index.leaf(start, self.data.pos);
+        if self.record {
+            self.index.leaf(start, self.data.pos);
+        }
         Ok(())
     }
 
@@ -180,145 +194,264 @@ impl<O: Output> Writer<O> {
         let start = self.data.pos;
         self.data.put_head(head)?;
         self.data.put(body)?;
-        self.index.leaf(start, self.data.pos);
+        self.recorded(start)
+    }
+
+    /// Opens a container of `len` children (`None`: unknown, buffered until its end).
+    fn begin(&mut self, len: Option<usize>, is_map: bool) -> Result<()> {
+        self.depth.enter(Nesting::Value)?;
+        let start = self.data.pos;
+        let spill = match len {
+            Some(n) => {
+                self.data
+                    .put_head(container_head(length(n, "container")?, is_map))?;
+                None
+            }
+            None => Some(self.data.push_spill()),
+        };
+        // Arrays start recorded inside recorded containers: a long list of scalars (shape A)
+        // is then recorded as it goes, not replayed; maps (records) start unrecorded.
+        let recorded = self.record && !(self.lazy && is_map);
+        if !recorded && self.in_key == 0 && self.frontier == NO_FRONTIER {
+            self.frontier = self.levels.len();
+            self.limit = start.saturating_add(self.block_size);
+        }
+        self.levels.push(Level {
+            start,
+            content: self.data.pos,
+            open: self.index.open(start, is_map),
+            is_map,
+            recorded,
+            spill,
+            key: Key::default(),
+        });
+        self.record = recorded;
         Ok(())
     }
 
-    fn begin(&mut self, len: Option<usize>, is_map: bool) -> Result<Frame> {
-        self.depth.enter(Nesting::Value)?;
-        let start = self.data.pos;
-        match len {
-            Some(n) => {
-                let n = length(n, "container")?;
-                let head = if is_map {
-                    encode::map_len(n)
-                } else {
-                    encode::array_len(n)
-                };
-                self.data.put_head(head)?;
-            }
-            None => self.data.push_spill(),
+    /// Closes the innermost container, given how many children it was declared to have and
+    /// how many it got.
+    fn end(&mut self, declared: Option<usize>, count: usize) -> Result<()> {
+        self.depth.leave();
+        if let Some(declared) = declared.filter(|&d| d != count) {
+            return Err(Error::with_message(
+                ErrorKind::Message,
+                format!("declared length {declared} but {count} elements were serialized"),
+            ));
         }
-        self.open += 1;
-        Ok(Frame {
-            open: self.index.open(start, is_map),
-            declared: len,
-        })
+        let top = self.levels.len() - 1;
+        let Level {
+            start,
+            is_map,
+            recorded,
+            spill,
+            ..
+        } = self.levels[top];
+        // The header of a buffered container, now that its length is known.
+        let head = match spill {
+            Some(_) => Some(container_head(length(count, "container")?, is_map)),
+            None => None,
+        };
+        let head_len = head.map_or(0, |h| h.as_bytes().len()) as u64;
+        if !recorded && self.in_key == 0 && self.data.pos + head_len - start >= self.block_size {
+            self.promote(top)?;
+        }
+        if let Some(head) = head {
+            // Write the header before the buffered content.
+            let content = self.data.pop_spill();
+            self.data.put_uncounted(head.as_bytes())?;
+            self.data.put_uncounted(&content)?;
+            self.data.recycle_spill(content);
+            self.data.pos += head_len;
+            if self.levels[top].recorded {
+                self.index.shift(&self.levels[top].open, head_len)?;
+            }
+        }
+        let Some(level) = self.levels.pop() else {
+            return Err(lost_bytes());
+        };
+        if self.frontier == top {
+            self.frontier = NO_FRONTIER;
+            self.limit = u64::MAX;
+        }
+        let parent_recorded = self.levels.last().is_none_or(|l| l.recorded) && self.in_key == 0;
+        if level.recorded {
+            self.index.close(&level.open, self.data.pos, top == 0);
+        } else if parent_recorded {
+            self.index.leaf(level.start, self.data.pos);
+        }
+        self.record = parent_recorded;
+        if self.data.pos >= self.limit && self.in_key == 0 {
+            self.promote_grown()?;
+        }
+        Ok(())
     }
 
-    fn end(&mut self, frame: Frame) -> Result<()> {
-        self.depth.leave();
-        self.open -= 1;
-        let count = self.index.children(&frame.open);
-        match frame.declared {
-            Some(declared) if declared != count => {
-                return Err(Error::with_message(
-                    ErrorKind::Message,
-                    format!("declared length {declared} but {count} elements were serialized"),
-                ))
-            }
-            Some(_) => {}
-            None => {
-                // Now the header is known: write it before the buffered content.
-                let content = self.data.pop_spill();
-                let n = length(count, "container")?;
-                let head = if frame.open_is_map() {
-                    encode::map_len(n)
-                } else {
-                    encode::array_len(n)
-                };
-                let head = head.as_bytes();
-                self.data.put_uncounted(head)?;
-                self.data.put_uncounted(&content)?;
-                self.data.recycle_spill(content);
-                self.data.pos += head.len() as u64;
-                self.index.shift(&frame.open, head.len() as u64)?;
-            }
+    /// Promotes the unrecorded containers that have reached the block size, outermost first.
+    #[cold]
+    fn promote_grown(&mut self) -> Result<()> {
+        while self.frontier != NO_FRONTIER && self.data.pos >= self.limit {
+            self.promote(self.frontier)?;
         }
-        self.index.close(&frame.open, self.data.pos, self.open == 0);
+        Ok(())
+    }
+
+    /// Promotes the unrecorded containers from the frontier to `upto`, outermost first: each
+    /// gets the entries of the children it holds so far, rebuilt from their bytes.
+    #[cold]
+    fn promote(&mut self, upto: usize) -> Result<()> {
+        while self.frontier <= upto {
+            let at = self.frontier;
+            let level = self.levels[at];
+            // Its children so far end where the next open container starts.
+            let to = self
+                .levels
+                .get(at + 1)
+                .map_or(self.data.pos, |next| next.start);
+            // Its bytes are in the innermost buffered container around it, or in the sink.
+            let spill = self.levels[..=at]
+                .iter()
+                .rev()
+                .find_map(|l| l.spill.map(|n| (n, l.start)));
+            let open = self.index.open(level.start, level.is_map);
+            let bytes = self
+                .data
+                .written(spill, level.content, to)
+                .ok_or_else(lost_bytes)?;
+            let key = self.index.replay(bytes, level.content, level.is_map)?;
+            let level = &mut self.levels[at];
+            level.open = open;
+            level.recorded = true;
+            level.key = key;
+            self.frontier = if at + 1 < self.levels.len() {
+                at + 1
+            } else {
+                NO_FRONTIER
+            };
+            self.limit = self
+                .levels
+                .get(self.frontier)
+                .map_or(u64::MAX, |l| l.start.saturating_add(self.block_size));
+        }
+        self.record = self.levels.last().is_none_or(|l| l.recorded) && self.in_key == 0;
         Ok(())
     }
 
     /// Writes a `&str` key of a map.
     #[inline]
-    fn str_key(&mut self, key: &str) -> Result<Key> {
-        let head = encode::str_len(length(key.len(), "string")?);
+    fn str_key(&mut self, key: &str) -> Result<()> {
         if key.len() < 32 {
             // A fixstr, as field names usually are: one piece for the sink and the key arena.
             let mut buf = [0u8; 32];
-            buf[0] = head.as_bytes()[0];
-            buf[1..=key.len()].copy_from_slice(key.as_bytes());
-            let key_ref = self.index.push_short_key(&buf, key.len() + 1)?;
+            buf[0] = 0xa0 | key.len() as u8;
+            copy_short(&mut buf, key.as_bytes());
             self.data.put_prefix(&buf, key.len() + 1)?;
-            return Ok(key_ref);
+            if self.record {
+                let key = self.index.push_short_key(&buf, key.len() + 1)?;
+                self.set_key(key);
+            }
+            return Ok(());
         }
-        let key_ref = self.index.push_key(head.as_bytes(), key.as_bytes())?;
+        let head = encode::str_len(length(key.len(), "string")?);
         self.data.put(head.as_bytes())?;
         self.data.put(key.as_bytes())?;
-        Ok(key_ref)
+        if self.record {
+            let key = self.index.push_key(head.as_bytes(), key.as_bytes())?;
+            self.set_key(key);
+        }
+        Ok(())
     }
 
-    /// Writes a key of any type; its TOC entries are dropped, its bytes kept for the TOC.
-    fn any_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<Key> {
-        let mark = self.index.mark();
-        let start = self.data.pos;
-        self.data.push_spill();
-        let result = key.serialize(&mut *self);
-        let bytes = self.data.pop_spill();
-        result?;
-        self.index.rollback(mark);
-        debug_assert_eq!(self.data.pos - start, bytes.len() as u64);
-        self.data.put_uncounted(&bytes)?;
-        let key_ref = self.index.push_key(&[], &bytes)?;
-        self.data.recycle_spill(bytes);
-        Ok(key_ref)
+    /// Keeps `key` for the entry of the innermost map, which is recorded.
+    #[inline]
+    fn set_key(&mut self, key: Key) {
+        if let Some(level) = self.levels.last_mut() {
+            level.key = key;
+        }
     }
-}
 
-impl Frame {
-    fn open_is_map(&self) -> bool {
-        self.open.is_map()
+    /// A map's value was written: its entry gets its key.
+    #[inline]
+    fn value_written(&mut self) {
+        if self.record {
+            if let Some(level) = self.levels.last() {
+                self.index.set_last_key(level.key);
+            }
+        }
+    }
+
+    /// Writes a key of any type; its TOC entries are dropped, its bytes kept for the TOC of a
+    /// recorded map.
+    fn any_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
+        let (record, limit) = (self.record, self.limit);
+        self.in_key += 1;
+        self.record = false;
+        self.limit = u64::MAX;
+        let result = if record {
+            let start = self.data.pos;
+            self.data.push_spill();
+            let result = key.serialize(&mut *self);
+            let bytes = self.data.pop_spill();
+            debug_assert!(result.is_err() || self.data.pos - start == bytes.len() as u64);
+            let result = result.and_then(|()| {
+                self.data.put_uncounted(&bytes)?;
+                let key = self.index.push_key(&[], &bytes)?;
+                self.set_key(key);
+                Ok(())
+            });
+            self.data.recycle_spill(bytes);
+            result
+        } else {
+            key.serialize(&mut *self)
+        };
+        self.in_key -= 1;
+        self.record = record;
+        self.limit = limit;
+        result
     }
 }
 
 /// State of an open array or map, and for enum variants the `{variant: ...}` map around it.
 pub(super) struct Compound<'a, O> {
     ser: &'a mut Writer<O>,
-    frame: Frame,
-    outer: Option<(Frame, Key)>,
-    pending_key: Key,
+    declared: Option<usize>,
+    count: usize,
+    /// Inside `{variant: ...}`, a map the writer has open too.
+    variant: bool,
 }
 
-impl<'a, O: Output> Compound<'a, O> {
+impl<'a, O: Sink> Compound<'a, O> {
     fn end(self) -> Result<()> {
-        self.ser.end(self.frame)?;
-        if let Some((outer, key)) = self.outer {
-            self.ser.index.set_last_key(key);
-            self.ser.end(outer)?;
+        self.ser.end(self.declared, self.count)?;
+        if self.variant {
+            self.ser.value_written();
+            self.ser.end(Some(1), 1)?;
         }
         Ok(())
     }
 
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.count += 1;
         value.serialize(&mut *self.ser)
     }
 
     fn field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
-        let key = self.ser.str_key(key)?;
+        self.count += 1;
+        self.ser.str_key(key)?;
         value.serialize(&mut *self.ser)?;
-        self.ser.index.set_last_key(key);
+        self.ser.value_written();
         Ok(())
     }
 }
 
-impl<'a, O: Output> Writer<O> {
+impl<'a, O: Sink> Writer<O> {
     fn compound(&'a mut self, len: Option<usize>, is_map: bool) -> Result<Compound<'a, O>> {
-        let frame = self.begin(len, is_map)?;
+        self.begin(len, is_map)?;
         Ok(Compound {
             ser: self,
-            frame,
-            outer: None,
-            pending_key: Key::default(),
+            declared: len,
+            count: 0,
+            variant: false,
         })
     }
 
@@ -329,14 +462,14 @@ impl<'a, O: Output> Writer<O> {
         len: usize,
         is_map: bool,
     ) -> Result<Compound<'a, O>> {
-        let outer = self.begin(Some(1), true)?;
-        let key = self.str_key(variant)?;
-        let frame = self.begin(Some(len), is_map)?;
+        self.begin(Some(1), true)?;
+        self.str_key(variant)?;
+        self.begin(Some(len), is_map)?;
         Ok(Compound {
             ser: self,
-            frame,
-            outer: Some((outer, key)),
-            pending_key: Key::default(),
+            declared: Some(len),
+            count: 0,
+            variant: true,
         })
     }
 }
@@ -366,7 +499,7 @@ macro_rules! variants {
     )*};
 }
 
-impl<'a, O: Output> ser::Serializer for &'a mut Writer<O> {
+impl<'a, O: Sink> ser::Serializer for &'a mut Writer<O> {
     type Ok = ();
     type Error = Error;
     type SerializeSeq = Compound<'a, O>;
@@ -484,11 +617,11 @@ impl<'a, O: Output> ser::Serializer for &'a mut Writer<O> {
         variant: &'static str,
         value: &T,
     ) -> Result<()> {
-        let frame = self.begin(Some(1), true)?;
-        let key = self.str_key(variant)?;
+        self.begin(Some(1), true)?;
+        self.str_key(variant)?;
         value.serialize(&mut *self)?;
-        self.index.set_last_key(key);
-        self.end(frame)
+        self.value_written();
+        self.end(Some(1), 1)
     }
     fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a, O>> {
         self.compound(len, false)
@@ -508,26 +641,26 @@ impl<'a, O: Output> ser::Serializer for &'a mut Writer<O> {
     variants!('a; serialize_tuple_variant => false, serialize_struct_variant => true);
 }
 
-forward_compound!([O: Output] Compound<'_, O>;
+forward_compound!([O: Sink] Compound<'_, O>;
     SerializeSeq::serialize_element,
     SerializeTuple::serialize_element,
     SerializeTupleStruct::serialize_field,
     SerializeTupleVariant::serialize_field => element, end;
 );
-forward_compound!([O: Output] Compound<'_, O>;
+forward_compound!([O: Sink] Compound<'_, O>;
     named => field(key, value), end;
 );
 
-impl<O: Output> ser::SerializeMap for Compound<'_, O> {
+impl<O: Sink> ser::SerializeMap for Compound<'_, O> {
     type Ok = ();
     type Error = Error;
     fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
-        self.pending_key = self.ser.any_key(key)?;
-        Ok(())
+        self.ser.any_key(key)
     }
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.count += 1;
         value.serialize(&mut *self.ser)?;
-        self.ser.index.set_last_key(self.pending_key);
+        self.ser.value_written();
         Ok(())
     }
     fn end(self) -> Result<()> {

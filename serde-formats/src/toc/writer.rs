@@ -25,11 +25,12 @@ use super::Config;
 ///
 /// The TOC itself is about half the data's size on a list of small records (a
 /// `{"p": [start, end]}` node per record, as msglc writes it), so a file has ~1.5× the bytes
-/// of plain MessagePack. Measured on 1M small records (`benches/toc.rs`, shape B) against
-/// rmp-serde in the same run, on a heavily loaded shared machine: 1.7–2.2× rmp-serde's time
-/// into a fresh `Vec`, 3.9–5.1× into a reused buffer, within the noise of the free functions'
-/// figures: on this shape the time is per-value bookkeeping, not allocation (README,
-/// "Benchmarks").
+/// of plain MessagePack. Measured with callgrind instruction counts (the shared machine's
+/// wall clock varies by ±50%), into a reused buffer, against rmp-serde's plain MessagePack:
+/// 1M small records (`benches/toc.rs`, shape B) take 901 instructions a record against 361
+/// (2.5×; 1,287 before small records were left unrecorded), and 1,000 lists of 10,000 `f64`
+/// (shape A) 614M instructions against 220M (593M before). On shape B the time is per-value
+/// work (heads, field names, the TOC's leaf per record), not allocation (README, "Benchmarks").
 ///
 /// ```
 /// use serde_formats::toc::{self, Writer};
@@ -216,6 +217,107 @@ mod tests {
             writer.to_bytes(&odd).unwrap(),
             to_bytes_with(&odd, &config).unwrap()
         );
+    }
+
+    /// A value of every container kind: declared and unknown lengths, struct fields, keys of
+    /// any type (containers too), enum variants.
+    enum Tree {
+        Int(u64),
+        Text(String),
+        List(Vec<Tree>),
+        /// A list of unknown length (buffered by the writer).
+        Unsized(Vec<Tree>),
+        /// A map of unknown length with keys of any type.
+        Map(Vec<(Tree, Tree)>),
+        Record(u8, Vec<Tree>),
+        Variant(Vec<Tree>),
+    }
+
+    impl serde::Serialize for Tree {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+            use serde::ser::{SerializeStruct, SerializeTupleVariant};
+            match self {
+                Tree::Int(v) => s.serialize_u64(*v),
+                Tree::Text(v) => s.serialize_str(v),
+                Tree::List(items) => s.collect_seq(items),
+                Tree::Unsized(items) => s.collect_seq(items.iter().filter(|_| true)),
+                Tree::Map(entries) => {
+                    s.collect_map(entries.iter().filter(|_| true).map(|(k, v)| (k, v)))
+                }
+                Tree::Record(flags, items) => {
+                    let mut record = s.serialize_struct("Record", 2)?;
+                    record.serialize_field("flags", flags)?;
+                    record.serialize_field("items", items)?;
+                    record.end()
+                }
+                Tree::Variant(items) => {
+                    let mut variant = s.serialize_tuple_variant("Tree", 0, "variant", 2)?;
+                    variant.serialize_field(&items.len())?;
+                    variant.serialize_field(items)?;
+                    variant.end()
+                }
+            }
+        }
+    }
+
+    /// A tree of about `budget` nodes from the xorshift state `seed`.
+    fn tree(seed: &mut u64, budget: usize, depth: usize) -> Tree {
+        let mut next = || {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            *seed
+        };
+        let pick = next();
+        let leaf = budget <= 1 || depth > 4;
+        match (leaf, pick % 7) {
+            (true, n) if n % 2 == 0 => Tree::Int(next() >> (next() % 64)),
+            (true, _) => Tree::Text("t".repeat((next() % 40) as usize)),
+            (false, kind) => {
+                let len = 1 + (next() % 12) as usize;
+                let child = budget / len;
+                let mut items =
+                    || -> Vec<Tree> { (0..len).map(|_| tree(seed, child, depth + 1)).collect() };
+                match kind {
+                    0 | 1 => Tree::List(items()),
+                    2 => Tree::Unsized(items()),
+                    3 | 4 => {
+                        let keys = items();
+                        let values = items();
+                        Tree::Map(keys.into_iter().zip(values).collect())
+                    }
+                    5 => Tree::Record(pick as u8, items()),
+                    _ => Tree::Variant(items()),
+                }
+            }
+        }
+    }
+
+    /// In memory, containers start unrecorded and are promoted as they grow; into a file
+    /// every container is recorded from its start. Both give the same bytes, whatever the
+    /// block size makes of the tree.
+    #[test]
+    fn promoted_containers_give_the_toc_of_recorded_ones() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15;
+        for round in 0..60 {
+            let value = tree(&mut seed, 20 + round * 10, 0);
+            for block_size in [1, 2, 7, 16, 40, 100, 300, 1000, 8192] {
+                for trivial_size in [0, 20] {
+                    let config = Config::new()
+                        .block_size(block_size)
+                        .trivial_size(trivial_size);
+                    let mut writer = Writer::with_config(config.clone());
+                    let mut file = Cursor::new(Vec::new());
+                    writer.to_writer(&mut file, &value).unwrap();
+                    let in_memory = writer.to_bytes(&value).unwrap();
+                    assert_eq!(
+                        in_memory,
+                        file.into_inner(),
+                        "round {round}, block size {block_size}, trivial size {trivial_size}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
