@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::{
-    from_array_bytes, from_bytes, to_array_bytes, to_bytes, Deserializer, Serializer,
+    from_array_bytes, from_bytes, to_array_bytes, to_bytes, Deserializer, IoWriter, Serializer,
     DEFAULT_DEPTH_LIMIT, DEFAULT_ZERO_SIZED_LIMIT,
 };
 use crate::limits::assert_names_the_limit;
@@ -101,6 +101,26 @@ fn a_configured_budget_binds_writer_and_reader_alike() {
     assert_eq!(bytes.len(), 21);
     let mut de = Deserializer::from_bytes(&bytes).with_zero_sized_limit(0);
     assert_eq!(Vec::<(u8, ())>::deserialize(&mut de).unwrap(), rows);
+}
+
+#[test]
+fn bytes_already_in_the_sink_do_not_widen_the_budget() {
+    // 10 units in one byte need a limit of 10, also behind 100 bytes the sink held before:
+    // the budget counts only this value's bytes, as the reader sees only them.
+    let value = vec![(); 10];
+    let mut ser = Serializer::new(vec![0xaa; 100]).with_zero_sized_limit(9);
+    let err = ser.serialize_value(&value).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::ZeroSizedLimitExceeded);
+    // A sink without a position (a writer) is counted by the serializer: the same rule.
+    let mut ser = Serializer::new(IoWriter(Vec::new())).with_zero_sized_limit(9);
+    let err = ser.serialize_value(&value).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::ZeroSizedLimitExceeded);
+    let mut ser = Serializer::new(IoWriter(Vec::new())).with_zero_sized_limit(10);
+    ser.serialize_value(&value).unwrap();
+    assert_eq!(ser.into_inner().0, [10]);
+    let mut ser = Serializer::new(vec![0xaa; 100]).with_zero_sized_limit(10);
+    ser.serialize_value(&value).unwrap();
+    assert_eq!(ser.into_inner()[100..], [10]);
 }
 
 #[test]

@@ -13,6 +13,15 @@
 //! `Option<P>` uses the sentinel exactly when `P` is `bool`, an integer primitive or a float
 //! primitive (also behind `&`, `Box`, `Rc`, `Arc`); every other payload uses the tag.
 
+/// How a serializer remembers the static type of the value it is about to serialize:
+/// `std::any::type_name::<T>` itself, called only when an option needs classifying.
+pub(crate) type TypeName = fn() -> &'static str;
+
+/// The [`TypeName`] before any value: no type, so a bare `serialize_none` is refused.
+pub(crate) fn no_type_name() -> &'static str {
+    ""
+}
+
 /// A payload type that has a DyND missing-value sentinel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Sentinel {

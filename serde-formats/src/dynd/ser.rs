@@ -4,7 +4,7 @@ use std::any::type_name;
 
 use serde::ser::{self, Serialize};
 
-use super::option::{OptionKind, Sentinel};
+use super::option::{no_type_name, OptionKind, Sentinel, TypeName};
 use super::ser_compound::{Compound, MapCompound, SeqCompound};
 use super::{zero_sized_exceeded, DEFAULT_DEPTH_LIMIT, DEFAULT_ZERO_SIZED_LIMIT};
 use crate::dense::{BlockSink, BlockWriter, ElementKind};
@@ -31,10 +31,12 @@ use crate::{Error, ErrorKind, Result};
 pub struct Serializer<O> {
     pub(super) out: O,
     pub(super) depth: Depth,
-    /// `type_name` of the value being serialized, for `serialize_none` (see `option.rs`).
-    pub(super) hint: &'static str,
-    /// Bytes written so far (for a scratch serializer: including those its parent had
-    /// written when it was made).
+    /// `type_name` of the value being serialized, for `serialize_none` (see `option.rs`). A
+    /// function pointer rather than the `&str` itself: one word to store per element.
+    pub(super) hint: TypeName,
+    /// Bytes written so far, less the sink's [`position`](Output::position) when it has one
+    /// (a `Vec`): then [`Self::written`] adds the two and `put` leaves this alone. For a scratch
+    /// serializer it includes the bytes its parent had written when it was made.
     pub(super) written: usize,
     /// Elements written so far that took no bytes, counted as the deserializer counts them.
     pub(super) zero_sized: usize,
@@ -45,11 +47,13 @@ pub struct Serializer<O> {
 impl<O: Output> Serializer<O> {
     /// A serializer appending to `out`, with the default depth limit of 128.
     pub fn new(out: O) -> Self {
+        // Bytes already in the sink are not this serializer's.
+        let written = 0usize.wrapping_sub(out.position().unwrap_or(0));
         Serializer {
             out,
             depth: Depth::new(DEFAULT_DEPTH_LIMIT),
-            hint: "",
-            written: 0,
+            hint: no_type_name,
+            written,
             zero_sized: 0,
             zero_sized_limit: DEFAULT_ZERO_SIZED_LIMIT,
         }
@@ -85,14 +89,29 @@ impl<O: Output> Serializer<O> {
     /// As [`to_bytes`](super::to_bytes).
     #[inline]
     pub fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.hint = type_name::<T>();
+        self.hint = type_name::<T>;
         value.serialize(self)
     }
 
     #[inline]
     pub(super) fn put(&mut self, bytes: &[u8]) -> Result<()> {
-        self.written += bytes.len();
-        self.out.put(bytes)
+        self.out.put(bytes)?;
+        if self.out.position().is_none() {
+            self.written += bytes.len();
+        }
+        Ok(())
+    }
+
+    /// A figure that grows exactly when bytes are written: the sink's position, or the count.
+    #[inline]
+    fn mark(&self) -> usize {
+        self.out.position().unwrap_or(self.written)
+    }
+
+    /// Bytes this serializer (and, for a scratch one, its parent) has written.
+    #[inline]
+    pub(super) fn written(&self) -> usize {
+        self.written.wrapping_add(self.out.position().unwrap_or(0))
     }
 
     /// Serializes one element of a sequence, tuple or struct, counting it against the
@@ -101,11 +120,13 @@ impl<O: Output> Serializer<O> {
     /// passes here passes there.
     #[inline]
     pub(super) fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        let before = self.written;
+        // For a `Vec` sink the mark is its length, which stays in a register: a value of
+        // fixed size makes this check fold away.
+        let before = self.mark();
         self.serialize_value(value)?;
-        if self.written == before {
+        if self.mark() == before {
             self.zero_sized += 1;
-            if self.zero_sized > self.zero_sized_limit.max(self.written) {
+            if self.zero_sized > self.zero_sized_limit.max(self.written()) {
                 return Err(zero_sized_exceeded(self.zero_sized_limit));
             }
         }
@@ -144,8 +165,8 @@ impl<O: Output> Serializer<O> {
         Serializer {
             out: Vec::new(),
             depth: self.depth,
-            hint: "",
-            written: self.written,
+            hint: no_type_name,
+            written: self.written(),
             zero_sized: self.zero_sized,
             zero_sized_limit: self.zero_sized_limit,
         }
@@ -183,7 +204,7 @@ fn put_sentinel_payload<O: Output, T: ?Sized + Serialize>(
     let mut probe = Serializer {
         out: FixedBuf::default(),
         depth: ser.depth,
-        hint: type_name::<T>(),
+        hint: type_name::<T>,
         written: 0,
         zero_sized: 0,
         zero_sized_limit: usize::MAX,
@@ -386,7 +407,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
 
     #[inline]
     fn serialize_none(self) -> Result<()> {
-        match OptionKind::of_option(self.hint) {
+        match OptionKind::of_option((self.hint)()) {
             Some(OptionKind::Sentinel(sentinel)) => self.put(sentinel_bytes(sentinel).as_slice()),
             Some(OptionKind::Tagged) => self.put(&[0]),
             None => Err(Error::with_message(
@@ -394,7 +415,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
                 format!(
                     "a missing value written by `{}`, which is not a std Option: its sentinel \
                      cannot be chosen (serialize the Option as a field, element or newtype)",
-                    self.hint
+                    (self.hint)()
                 ),
             )),
         }

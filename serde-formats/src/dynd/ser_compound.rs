@@ -46,8 +46,10 @@ pub struct SeqCompound<'a, O> {
     pub(super) count: usize,
 }
 
-/// At most this many bytes per element are reserved from the first element's size.
-const RESERVE_PER_ELEMENT: usize = 32;
+/// At most this many bytes per element are reserved from the first element's size: enough
+/// for records of a few dozen fields (a 36-byte triangle or an 80-byte log line grows the
+/// output once), while a large first element reserves at most 128 bytes for each of the rest.
+const RESERVE_PER_ELEMENT: usize = 128;
 /// At most this many bytes are reserved up front for one sequence.
 const MAX_RESERVE: usize = 1 << 28;
 
@@ -57,9 +59,9 @@ impl<O: Output> SeqCompound<'_, O> {
     /// (a `Vec<f64>` of 1M would otherwise be copied about 3 times while growing).
     #[inline(never)]
     fn first_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        let before = self.ser.written;
+        let before = self.ser.written();
         self.ser.element(value)?;
-        let size = (self.ser.written - before).min(RESERVE_PER_ELEMENT);
+        let size = (self.ser.written() - before).min(RESERVE_PER_ELEMENT);
         let rest = self.announced.unwrap_or(0).saturating_sub(1);
         self.ser
             .out

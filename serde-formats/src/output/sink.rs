@@ -17,6 +17,15 @@ pub trait Output {
     /// Whatever the sink reports, e.g. an I/O error.
     fn put(&mut self, bytes: &[u8]) -> Result<()>;
 
+    /// How many bytes the sink holds, when it knows that without counting (a `Vec`'s length);
+    /// `None` (the default) when it does not, and a serializer that needs the figure keeps its
+    /// own count. A `Vec` answers from the length it updates anyway, which spares serializers
+    /// a counter store per value on the hot path.
+    #[inline]
+    fn position(&self) -> Option<usize> {
+        None
+    }
+
     /// Hints that about `additional` more bytes will follow.
     fn reserve(&mut self, additional: usize) {
         let _ = additional;
@@ -42,6 +51,11 @@ impl Output for Vec<u8> {
     fn put(&mut self, bytes: &[u8]) -> Result<()> {
         self.extend_from_slice(bytes);
         Ok(())
+    }
+
+    #[inline]
+    fn position(&self) -> Option<usize> {
+        Some(self.len())
     }
 
     #[inline]
