@@ -155,6 +155,18 @@
 //! would refuse: `ZeroSizedLimitExceeded`, naming the limit. Both take
 //! `with_zero_sized_limit` to change it ([`Serializer::with_zero_sized_limit`],
 //! [`Deserializer::with_zero_sized_limit`]).
+//!
+//! # Speed
+//! The writer's per-value bookkeeping is one stored word (the value's type, for options) and
+//! a depth count per container: a `Vec` sink's own length is the byte count
+//! ([`Output::position`]), so a fixed-size value costs its bytes and a capacity check.
+//! A sequence reserves from its first element's size (at most 128 bytes per element). Against
+//! borsh (criterion, same run) the remaining gap on fixed-width records is alignment, not
+//! bookkeeping: a sequence's LEB128 count is 1–3 bytes, so the `f32`s of a mesh land at odd
+//! addresses, where borsh's 4-byte count keeps them aligned. On the 2-core AMD EPYC this was
+//! measured on, a plain loop appending 4-byte floats after a 3-byte prefix takes 1.5–1.6× the
+//! time of the same loop after a 4-byte prefix. The bytes are the format's and do not change
+//! for speed; for long runs of numbers use [`crate::dense`], which copies them as one block.
 
 /// Calls `$callback!` with the primitives that have a missing-value sentinel, each as
 /// `Variant: rust_type` (the variant of both [`Type`] and [`Value`]): their matches need each
