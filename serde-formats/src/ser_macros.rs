@@ -45,7 +45,7 @@ macro_rules! forward_compound {
         impl<$($gen)*> serde::ser::$trait for $ty {
             type Ok = ();
             type Error = $crate::Error;
-            #[inline]
+            #[inline(always)]
             fn serialize_field<T: ?Sized + serde::Serialize>(
                 &mut self,
                 $key: &'static str,

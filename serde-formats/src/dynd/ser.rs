@@ -87,13 +87,13 @@ impl<O: Output> Serializer<O> {
     ///
     /// # Errors
     /// As [`to_bytes`](super::to_bytes).
-    #[inline]
+    #[inline(always)]
     pub fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         self.hint = type_name::<T>;
         value.serialize(self)
     }
 
-    #[inline]
+    #[inline(always)]
     pub(super) fn put(&mut self, bytes: &[u8]) -> Result<()> {
         self.out.put(bytes)?;
         if self.out.position().is_none() {
@@ -118,7 +118,7 @@ impl<O: Output> Serializer<O> {
     /// zero-sized budget when it took no bytes. The budget is checked against the bytes
     /// written so far, never more than the final length the deserializer sees, so whatever
     /// passes here passes there.
-    #[inline]
+    #[inline(always)]
     pub(super) fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         // For a `Vec` sink the mark is its length, which stays in a register: a value of
         // fixed size makes this check fold away.
@@ -133,7 +133,7 @@ impl<O: Output> Serializer<O> {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     pub(super) fn put_varint(&mut self, value: u64) -> Result<()> {
         if value < 0x80 {
             // Most lengths and counts fit one byte.
@@ -144,7 +144,7 @@ impl<O: Output> Serializer<O> {
         self.put(&buf[..len])
     }
 
-    #[inline]
+    #[inline(always)]
     pub(super) fn put_len(&mut self, len: usize) -> Result<()> {
         self.put_varint(len as u64)
     }
@@ -395,11 +395,11 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
         let mut buf = [0; 4];
         self.put(v.encode_utf8(&mut buf).as_bytes())
     }
-    #[inline]
+    #[inline(always)]
     fn serialize_str(self, v: &str) -> Result<()> {
         self.serialize_bytes(v.as_bytes())
     }
-    #[inline]
+    #[inline(always)]
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
         self.put_len(v.len())?;
         self.put(v)
