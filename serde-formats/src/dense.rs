@@ -236,6 +236,11 @@ struct Elements<'a, T>(&'a [T]);
 impl<T: Element> Serialize for Elements<'_, T> {
     #[inline]
     fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        // This crate's formats take the whole block in one copy; every other serializer (and
+        // ours on a big-endian machine) gets the sequence.
+        if let (true, Some(block)) = (is_block_writer::<S>(), little_endian_block(self.0)) {
+            return serializer.serialize_bytes(block);
+        }
         let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
         for element in self.0 {
             seq.serialize_element(element)?;
@@ -327,6 +332,29 @@ impl<'de, T: Element> Visitor<'de> for DenseVisitor<T> {
         }
         Ok(bytes.chunks_exact(T::SIZE).map(T::from_le).collect())
     }
+}
+
+/// Whether `S` is a [`BlockWriter`], told by its type name: serde has no other way to ask a
+/// serializer what it is. Checked once per sequence; should the name ever read differently,
+/// the elements take the sequence path, with the same bytes.
+fn is_block_writer<S>() -> bool {
+    let ours = std::any::type_name::<BlockWriter<'static, ()>>();
+    let path = ours.split_inclusive('<').next().unwrap_or(ours);
+    std::any::type_name::<S>().starts_with(path)
+}
+
+/// The elements' memory as bytes, which on a little-endian machine is exactly their
+/// little-endian encoding; `None` on big-endian machines.
+fn little_endian_block<T: Element>(values: &[T]) -> Option<&[u8]> {
+    if cfg!(target_endian = "big") {
+        return None;
+    }
+    // SAFETY: `Element` is sealed to the ten primitive integer and float types, which have no
+    // padding and no invalid bit patterns, so every byte of the slice is initialised; `u8`
+    // needs no alignment, and the length is the slice's size in bytes, within its allocation.
+    Some(unsafe {
+        std::slice::from_raw_parts(values.as_ptr().cast::<u8>(), std::mem::size_of_val(values))
+    })
 }
 
 /// Hands a checked block to [`DenseVisitor`]: the deserializer a format passes to
@@ -433,8 +461,19 @@ impl<'a, S: BlockSink> Serializer for BlockWriter<'a, S> {
         self.sink.put(&v.to_bits().to_le_bytes())
     }
 
+    /// The whole block at once, from [`Elements`]: its little-endian elements back to back.
+    #[inline]
+    fn serialize_bytes(self, bytes: &[u8]) -> Result<()> {
+        let size = self.kind.size();
+        if !bytes.len().is_multiple_of(size) {
+            return Err(not_dense());
+        }
+        self.sink.begin(bytes.len() / size, size)?;
+        self.sink.put(bytes)
+    }
+
     refuse!(not_dense();
-        serialize_bool serialize_char serialize_str serialize_bytes serialize_none
+        serialize_bool serialize_char serialize_str serialize_none
         serialize_some serialize_unit serialize_unit_struct serialize_unit_variant
         serialize_newtype_struct serialize_newtype_variant serialize_tuple
         serialize_tuple_struct serialize_tuple_variant serialize_map serialize_struct

@@ -78,6 +78,67 @@ impl super::BlockSink for Vec<u8> {
     }
 }
 
+/// A sink that records what it is told: the `begin` calls and the size of each `put`.
+#[derive(Default)]
+struct Recorder {
+    begins: Vec<(usize, usize)>,
+    puts: Vec<usize>,
+    bytes: Vec<u8>,
+}
+
+impl super::BlockSink for Recorder {
+    fn begin(&mut self, len: usize, size: usize) -> crate::Result<()> {
+        self.begins.push((len, size));
+        Ok(())
+    }
+    fn put(&mut self, bytes: &[u8]) -> crate::Result<()> {
+        self.puts.push(bytes.len());
+        self.bytes.extend_from_slice(bytes);
+        Ok(())
+    }
+}
+
+#[test]
+fn a_dense_slice_reaches_the_block_writer_as_one_block() {
+    let values = [1.5f64, -0.0, f64::from_bits(0x7ff8_0000_0000_0001)];
+    let mut sink = Recorder::default();
+    super::Elements(&values[..])
+        .serialize(super::BlockWriter {
+            sink: &mut sink,
+            kind: f64::KIND,
+        })
+        .unwrap();
+    assert_eq!(sink.begins, [(3, 8)]);
+    assert_eq!(sink.bytes, bits(&values));
+    // One copy on little-endian machines; element by element elsewhere.
+    let expected_puts: &[usize] = if cfg!(target_endian = "little") {
+        &[24]
+    } else {
+        &[8, 8, 8]
+    };
+    assert_eq!(sink.puts, expected_puts);
+}
+
+#[test]
+fn only_the_block_writer_is_taken_for_one() {
+    assert!(super::is_block_writer::<super::BlockWriter<'_, Recorder>>());
+    assert!(!super::is_block_writer::<
+        &mut serde_json::Serializer<Vec<u8>>,
+    >());
+    assert!(!super::is_block_writer::<super::BlockSeq<'_, Recorder>>());
+}
+
+#[test]
+fn a_block_of_a_size_that_is_no_multiple_of_the_element_is_refused() {
+    let mut sink = Recorder::default();
+    let writer = super::BlockWriter {
+        sink: &mut sink,
+        kind: f64::KIND,
+    };
+    assert!(serde::Serializer::serialize_bytes(writer, &[0; 12]).is_err());
+    assert!(sink.puts.is_empty());
+}
+
 #[test]
 fn names_map_back_to_their_kinds() {
     for (name, kind) in super::NAMES {
