@@ -111,8 +111,8 @@ impl<'de> Deserializer<'de> {
         result
     }
 
-    /// Visits the `len` fields of a tuple or struct (`at`: where the first one starts), read
-    /// in place.
+    /// Visits the `len` fields of a struct or tuple struct (`at`: where the first one starts),
+    /// read in place.
     ///
     /// Unlike [`elements`](Self::elements) they take no copy of the deserializer: a small
     /// struct is read once per element of a sequence, and copying the state in and out for it
@@ -126,8 +126,8 @@ impl<'de> Deserializer<'de> {
         })
     }
 
-    /// Visits the `len` elements of a sequence, packed one after the other (`at`: where their
-    /// count starts).
+    /// Visits the `len` elements of a sequence, tuple or array, packed one after the other
+    /// (`at`: where their count, or the first element, starts).
     ///
     /// They are read through a copy of the deserializer that lives in this (inlined) frame, so
     /// the compiler can keep the position in registers across the element loop instead of
@@ -385,9 +385,10 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
         // Plain tuples and arrays are not counted against the depth limit: they cannot be
         // recursive without a named struct, enum, sequence, map or option, which are counted.
-        // Keeping them light lets `[f32; 3]` and the like inline into their callers.
+        // Keeping them light lets `[f32; 3]` and the like inline into their callers. Their
+        // elements are read through a local copy (mesh deserialize 9.40M -> 8.70M instructions).
         let at = self.offset();
-        self.fields(len, at, visitor)
+        self.elements(len, at, visitor)
     }
 
     #[inline]
