@@ -20,7 +20,8 @@ pub trait Output {
     /// How many bytes the sink holds, when it knows that without counting (a `Vec`'s length);
     /// `None` (the default) when it does not, and a serializer that needs the figure keeps its
     /// own count. A `Vec` answers from the length it updates anyway, which spares serializers
-    /// a counter store per value on the hot path.
+    /// a counter store per value on the hot path. A sink that answers `Some` must grow it by
+    /// exactly the length of each `put`: DyND counts the elements that took no bytes with it.
     #[inline]
     fn position(&self) -> Option<usize> {
         None
