@@ -177,9 +177,17 @@ impl Output {
     /// Makes room for `more` elements like one that added `types` type bytes and `data` data
     /// bytes, each capped at [`MAX_HINT_RESERVE`]: a long column then fills its arrays without
     /// growing them step by step (each step a copy and fresh pages to fault in).
+    ///
+    /// The sample element may be smaller than the average (a shorter string), so a quarter
+    /// more is reserved: falling short costs a copy of the whole array at the end (growing it,
+    /// or framing it), while reserved room that is never touched costs no memory traffic.
     pub(super) fn expect(&mut self, more: usize, types: usize, data: usize) {
-        let mut data_room = more.saturating_mul(data).min(MAX_HINT_RESERVE);
-        let mut type_room = more.saturating_mul(types).min(MAX_HINT_RESERVE);
+        let with_slack = |per: usize| {
+            let room = more.saturating_mul(per);
+            room.saturating_add(room / 4).min(MAX_HINT_RESERVE)
+        };
+        let mut data_room = with_slack(data);
+        let mut type_room = with_slack(types);
         if self.framed {
             // `Words::into_frame` copies the smaller array next to the larger one.
             if types >= data {
