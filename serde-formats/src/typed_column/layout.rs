@@ -152,9 +152,9 @@ impl Output {
 
     /// A scratch output for one element of an unknown-length collection: root slots, the shared
     /// data array, no compression (its descriptions will not end the final array).
-    pub(super) fn scratch(&mut self, types: &[u64]) -> Self {
+    pub(super) fn scratch(&mut self, types: Vec<u64>) -> Self {
         Output {
-            types: Words::from_words(types),
+            types: Words::Native(types),
             data: std::mem::take(&mut self.data),
             compress: false,
             dense_tail: None,
@@ -266,7 +266,15 @@ impl Output {
     }
 
     /// Rewrites a dense tail as plain descriptions, because something now follows it.
+    #[inline]
     pub(super) fn expand_dense_tail(&mut self) {
+        if self.dense_tail.is_some() {
+            self.expand_dense_tail_now();
+        }
+    }
+
+    #[cold]
+    fn expand_dense_tail_now(&mut self) {
         let Some(column) = self.dense_tail.take() else {
             return;
         };

@@ -11,6 +11,7 @@ use super::layout::{
 };
 use super::ser_compound::{MapMode, MapSerializer, SeqSerializer};
 use super::wire::Kind;
+use super::words::Words;
 use super::TypedColumns;
 use crate::dense::{BlockSink, BlockWriter, ElementKind};
 use crate::error::{Error, ErrorKind, Result};
@@ -380,6 +381,7 @@ impl Serializer {
     /// Keeps room for the data after the type words: the value will be framed.
     pub(super) fn framed(mut self) -> Self {
         self.out.framed = true;
+        self.out.types = Words::framed();
         self
     }
 
@@ -399,7 +401,7 @@ impl Serializer {
     pub fn into_columns(self) -> Result<TypedColumns> {
         let out = self.complete()?;
         Ok(TypedColumns {
-            types: out.types.to_vec(),
+            types: out.types.into_vec(),
             data: out.data,
         })
     }
@@ -418,7 +420,7 @@ impl Serializer {
     /// Writes the framed bytes of the value serialized to `writer`: the head, then the data.
     pub(super) fn write_frame<W: std::io::Write>(self, mut writer: W) -> Result<()> {
         let mut out = self.complete()?;
-        writer.write_all(out.types.head())?;
+        out.types.write_head(&mut writer)?;
         writer.write_all(&out.data)?;
         Ok(())
     }

@@ -27,7 +27,7 @@ impl SeqSerializer<'_> {
     #[inline]
     pub(super) fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         if self.unknown {
-            let mut scratch = self.out.scratch(&[0; 3]);
+            let mut scratch = self.out.scratch(vec![0; 3]);
             let result = value.serialize(ValueSerializer {
                 out: &mut scratch,
                 target: Target::Slot(0),
@@ -36,7 +36,7 @@ impl SeqSerializer<'_> {
             self.out.data = std::mem::take(&mut scratch.data);
             result?;
             if let Mode::Unknown { trees } = &mut self.out.frames[self.frame].mode {
-                trees.push(scratch.types.to_vec());
+                trees.push(scratch.types.into_vec());
             }
             return Ok(());
         }
@@ -128,14 +128,14 @@ impl MapSerializer<'_> {
         slot: usize,
         value: &(impl Serialize + ?Sized),
     ) -> Result<Vec<u64>> {
-        let mut scratch = self.out.scratch(&types);
+        let mut scratch = self.out.scratch(types);
         let result = value.serialize(ValueSerializer {
             out: &mut scratch,
             target: Target::Slot(slot),
             depth: self.depth,
         });
         self.out.data = std::mem::take(&mut scratch.data);
-        result.map(|()| scratch.types.to_vec())
+        result.map(|()| scratch.types.into_vec())
     }
 }
 
