@@ -105,8 +105,6 @@ pub(super) struct Output {
     pub(super) frames: Vec<Frame>,
     /// How deeply Columns may nest (see "Limits and errors" in the module docs).
     pub(super) depth_limit: usize,
-    /// The arrays will be framed (`to_bytes`): room for the data is kept after the type words.
-    pub(super) framed: bool,
     /// Columns after a non-uniform sibling reserve their children when they open (on by
     /// default; switchable so that tests can check both ways write the same bytes).
     pub(super) eager_opening: bool,
@@ -145,7 +143,6 @@ impl Output {
             dense_tail: None,
             frames: Vec::new(),
             depth_limit: DEFAULT_DEPTH_LIMIT,
-            framed: false,
             eager_opening: true,
         }
     }
@@ -160,7 +157,6 @@ impl Output {
             dense_tail: None,
             frames: Vec::new(),
             depth_limit: self.depth_limit,
-            framed: false,
             eager_opening: self.eager_opening,
         }
     }
@@ -188,7 +184,7 @@ impl Output {
         };
         let mut data_room = with_slack(data);
         let mut type_room = with_slack(types);
-        if self.framed {
+        if matches!(self.types, Words::Framed(_)) {
             // `Words::into_frame` copies the smaller array next to the larger one.
             if types >= data {
                 type_room += data_room + self.data.len();

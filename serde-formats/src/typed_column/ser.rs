@@ -378,9 +378,8 @@ impl Serializer {
         self
     }
 
-    /// Keeps room for the data after the type words: the value will be framed.
+    /// Builds the type words as the head of a frame, with room kept for the data after them.
     pub(super) fn framed(mut self) -> Self {
-        self.out.framed = true;
         self.out.types = Words::framed();
         self
     }
