@@ -112,6 +112,45 @@ impl<'a> TypeWords<'a> {
     }
 }
 
+/// The tree part of the type array, one entry per description, so that reading description
+/// `index` costs one bounds check.
+#[derive(Debug, Clone, Copy)]
+enum Tree<'a> {
+    Native(&'a [[u64; 3]]),
+    Le(&'a [[[u8; 8]; 3]]),
+}
+
+impl<'a> Tree<'a> {
+    /// The first `len` descriptions of `types` (which holds at least that many).
+    fn new(types: TypeWords<'a>, len: usize) -> Self {
+        match types {
+            TypeWords::Native(words) => {
+                let descs = words.as_chunks::<3>().0;
+                Tree::Native(descs.get(..len).unwrap_or(descs))
+            }
+            TypeWords::Le(bytes) => {
+                let descs = bytes.as_chunks::<8>().0.as_chunks::<3>().0;
+                Tree::Le(descs.get(..len).unwrap_or(descs))
+            }
+        }
+    }
+
+    /// Description `index` as `[kind, offset, length]`, or `None` past the tree.
+    #[inline]
+    fn get(self, index: usize) -> Option<[u64; 3]> {
+        match self {
+            Tree::Native(descs) => descs.get(index).copied(),
+            Tree::Le(descs) => descs.get(index).map(|&[kind, offset, length]| {
+                [
+                    u64::from_le_bytes(kind),
+                    u64::from_le_bytes(offset),
+                    u64::from_le_bytes(length),
+                ]
+            }),
+        }
+    }
+}
+
 /// Splits a framed buffer into its type words (little-endian bytes) and its data.
 pub(crate) fn split_frame(bytes: &[u8]) -> Result<(TypeWords<'_>, &[u8])> {
     let Some((count, rest)) = bytes.split_first_chunk::<8>() else {
@@ -167,6 +206,16 @@ pub(crate) enum Children {
 }
 
 impl Children {
+    /// The descriptions a column of `len` with these children claims, for the tree check:
+    /// `(first, len)` when its children are descriptions, `None` in the dense chain.
+    #[inline]
+    pub(crate) fn claim(self, len: usize) -> Option<(usize, usize)> {
+        match self {
+            Children::Descs(first) if len > 0 => Some((first, len)),
+            _ => None,
+        }
+    }
+
     /// The cursor of child `index` (which the caller keeps below the column's length).
     #[inline]
     pub(crate) fn child(self, index: usize) -> Cursor {
@@ -190,16 +239,8 @@ pub(crate) enum Node<'a> {
     Boolean(bool),
     Fraction(Fraction),
     Float(f64),
-    String {
-        bytes: &'a [u8],
-        at: usize,
-    },
-    Column {
-        len: usize,
-        children: Children,
-        /// The description range this column claims, for the tree check.
-        claim: Option<(usize, usize)>,
-    },
+    String { bytes: &'a [u8], at: usize },
+    Column { len: usize, children: Children },
 }
 
 impl Node<'_> {
@@ -230,6 +271,8 @@ pub(super) fn desc_error(kind: ErrorKind, index: usize, message: std::fmt::Argum
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Layout<'a> {
     types: TypeWords<'a>,
+    /// Descriptions `0..tree_len`, for reading one cheaply.
+    tree: Tree<'a>,
     data: &'a [u8],
     /// Descriptions `0..tree_len` are uncompressed and form the tree.
     tree_len: usize,
@@ -275,6 +318,7 @@ impl<'a> Layout<'a> {
             .unwrap_or(descs);
         let mut layout = Layout {
             types,
+            tree: Tree::new(types, tree_len),
             data,
             tree_len,
             descs,
@@ -423,7 +467,7 @@ impl<'a> Layout<'a> {
             if end >= data_len {
                 return Ok(());
             }
-            let [kind, offset, length] = self.types.desc(index).unwrap_or([0; 3]);
+            let [kind, offset, length] = self.tree.get(index).unwrap_or([0; 3]);
             if kind != Kind::Column.number() {
                 end = end.max(offset.saturating_add(length));
             }
@@ -465,10 +509,63 @@ impl<'a> Layout<'a> {
                 Ok(Node::Column {
                     len,
                     children: self.chain_children(level + 1, first)?,
-                    claim: None,
                 })
             }
             Cursor::ChainAtom { kind, at } => self.atom(kind, at, Position::Byte(at as u64)),
+        }
+    }
+
+    /// Fast path: the `N` data bytes of the `kind` atom that tree description `index`
+    /// describes, when the description is well formed. `None` otherwise, and then
+    /// [`Layout::node`] reads the value and reports what is wrong.
+    #[inline]
+    pub(crate) fn desc_atom<const N: usize>(
+        &self,
+        index: usize,
+        kind: Kind,
+    ) -> Option<&'a [u8; N]> {
+        match self.tree.get(index)? {
+            [found, offset, length] if found == kind.number() && length == N as u64 => self
+                .data
+                .get(usize::try_from(offset).ok()?..)?
+                .first_chunk(),
+            _ => None,
+        }
+    }
+
+    /// Fast path: the bytes of the String that tree description `index` describes and their
+    /// data offset, or `None` as for [`Layout::desc_atom`].
+    #[inline]
+    pub(crate) fn desc_string(&self, index: usize) -> Option<(&'a [u8], usize)> {
+        match self.tree.get(index)? {
+            [3, offset, length] => {
+                let at = usize::try_from(offset).ok()?;
+                let end = at.checked_add(usize::try_from(length).ok()?)?;
+                Some((self.data.get(at..end)?, at))
+            }
+            _ => None,
+        }
+    }
+
+    /// Fast path: the length and children of the Column that tree description `index`
+    /// describes, when its children are descriptions in the tree. `None` otherwise (the column
+    /// that heads the dense chain, or a bad description), as for [`Layout::desc_atom`].
+    #[inline]
+    pub(crate) fn desc_column(&self, index: usize) -> Option<(usize, Children)> {
+        match self.tree.get(index)? {
+            [4, offset, length] if index + 1 < self.tree_len || self.tree_len == self.descs => {
+                let len = usize::try_from(length).ok()?;
+                if len == 0 {
+                    return Some((0, Children::Descs(0)));
+                }
+                // After the parent, and ending in the tree (which bounds `offset` too).
+                let fits = offset > index as u64
+                    && offset
+                        .checked_add(length)
+                        .is_some_and(|end| end <= self.tree_len as u64);
+                fits.then_some((len, Children::Descs(offset as usize)))
+            }
+            _ => None,
         }
     }
 
@@ -532,9 +629,7 @@ impl<'a> Layout<'a> {
     }
 
     fn desc_node(&self, index: usize) -> Result<Node<'a>> {
-        let Some([kind_word, offset, length]) =
-            self.types.desc(index).filter(|_| index < self.tree_len)
-        else {
+        let Some([kind_word, offset, length]) = self.tree.get(index) else {
             return Err(desc_error(
                 ErrorKind::OutOfBounds,
                 index,
@@ -562,7 +657,6 @@ impl<'a> Layout<'a> {
                     return Ok(Node::Column {
                         len,
                         children: self.chain_children(0, 0)?,
-                        claim: None,
                     });
                 }
                 if len == 0 {
@@ -570,7 +664,6 @@ impl<'a> Layout<'a> {
                     return Ok(Node::Column {
                         len,
                         children: Children::Descs(0),
-                        claim: None,
                     });
                 }
                 if offset <= index as u64 {
@@ -595,7 +688,6 @@ impl<'a> Layout<'a> {
                 Ok(Node::Column {
                     len,
                     children: Children::Descs(first),
-                    claim: Some((first, len)),
                 })
             }
             Kind::String => {
