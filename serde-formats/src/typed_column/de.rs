@@ -120,6 +120,7 @@ impl<'de> Deserializer<'de> {
 
     /// Takes the value at the cursor, which must be a Column (else an error naming
     /// `expected`): its cursor, length and children.
+    #[inline]
     fn take_column(&mut self, expected: &str) -> Result<(Cursor, usize, Children)> {
         self.take_column_up_to(usize::MAX, expected)
     }
@@ -138,6 +139,16 @@ impl<'de> Deserializer<'de> {
                 }
             }
         }
+        self.take_column_slow(max, expected)
+    }
+
+    /// [`Deserializer::take_column_up_to`] off its fast path, where errors are reported.
+    #[inline(never)]
+    fn take_column_slow(
+        &mut self,
+        max: usize,
+        expected: &str,
+    ) -> Result<(Cursor, usize, Children)> {
         let (cursor, node) = self.take()?;
         match node {
             Node::Column { len, children } if len <= max => Ok((cursor, len, children)),
@@ -232,11 +243,19 @@ impl<'de> Deserializer<'de> {
     #[inline]
     fn integer<T: TryFrom<i128>>(&mut self, type_name: &str) -> Result<T> {
         if let Some(bytes) = self.fast_atom::<16>(Kind::Fraction) {
-            let cursor = self.next;
-            return Fraction::from_le_bytes(bytes)
-                .to_int(type_name)
-                .map_err(|err| self.fail(cursor, err));
+            let fraction = Fraction::from_le_bytes(bytes);
+            if fraction.den == 1 {
+                if let Ok(value) = T::try_from(i128::from(fraction.num)) {
+                    return Ok(value);
+                }
+            }
         }
+        self.integer_slow(type_name)
+    }
+
+    /// [`Deserializer::integer`] off its fast path, where errors are reported.
+    #[inline(never)]
+    fn integer_slow<T: TryFrom<i128>>(&mut self, type_name: &str) -> Result<T> {
         let (cursor, node) = self.take()?;
         match node {
             Node::Fraction(fraction) => fraction
@@ -246,11 +265,27 @@ impl<'de> Deserializer<'de> {
         }
     }
 
+    /// A Boolean off the fast path of `deserialize_bool`, where errors are reported.
+    #[inline(never)]
+    fn boolean_slow(&mut self) -> Result<bool> {
+        let (cursor, node) = self.take()?;
+        match node {
+            Node::Boolean(value) => Ok(value),
+            other => Err(self.fail(cursor, mismatch(&other, "a Boolean"))),
+        }
+    }
+
     #[inline]
     fn float(&mut self) -> Result<f64> {
         if let Some(bytes) = self.fast_atom::<8>(Kind::Float) {
             return Ok(f64::from_le_bytes(*bytes));
         }
+        self.float_slow()
+    }
+
+    /// [`Deserializer::float`] off its fast path, where errors are reported.
+    #[inline(never)]
+    fn float_slow(&mut self) -> Result<f64> {
         let (cursor, node) = self.take()?;
         match node {
             Node::Float(value) => Ok(value),
@@ -266,6 +301,12 @@ impl<'de> Deserializer<'de> {
                 return Ok((self.next, utf8(bytes, at)?));
             }
         }
+        self.string_slow()
+    }
+
+    /// [`Deserializer::string`] off its fast path, where errors are reported.
+    #[inline(never)]
+    fn string_slow(&mut self) -> Result<(Cursor, &'de str)> {
         let (cursor, node) = self.take()?;
         match node {
             Node::String { bytes, at } => Ok((cursor, utf8(bytes, at)?)),
@@ -401,14 +442,11 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     #[inline]
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        if let Some(&[byte]) = self.fast_atom(Kind::Boolean) {
-            return visitor.visit_bool(byte != 0);
-        }
-        let (cursor, node) = self.take()?;
-        match node {
-            Node::Boolean(value) => visitor.visit_bool(value),
-            other => Err(self.fail(cursor, mismatch(&other, "a Boolean"))),
-        }
+        let value = match self.fast_atom(Kind::Boolean) {
+            Some(&[byte]) => byte != 0,
+            None => self.boolean_slow()?,
+        };
+        visitor.visit_bool(value)
     }
 
     deserialize_integer! {

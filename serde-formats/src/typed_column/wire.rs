@@ -87,6 +87,23 @@ impl<'a> TypeWords<'a> {
         }
     }
 
+    /// The index of the first compressed description, if there is one.
+    fn first_compressed(&self) -> Option<usize> {
+        match self {
+            TypeWords::Native(words) => words
+                .as_chunks::<3>()
+                .0
+                .iter()
+                .position(|&[kind, ..]| kind & COMPRESSED != 0),
+            // The compressed bit is the top bit of a kind word's last byte.
+            TypeWords::Le(bytes) => bytes
+                .as_chunks::<24>()
+                .0
+                .iter()
+                .position(|desc| desc[7] & 0x80 != 0),
+        }
+    }
+
     /// Description `index` as `[kind, offset, length]`, or `None` past the end.
     #[inline]
     fn desc(&self, index: usize) -> Option<[u64; 3]> {
@@ -313,9 +330,7 @@ impl<'a> Layout<'a> {
             ));
         }
         let word = |index: usize| types.desc(index).unwrap_or([0; 3]);
-        let tree_len = (0..descs)
-            .find(|&i| word(i)[0] & COMPRESSED != 0)
-            .unwrap_or(descs);
+        let tree_len = types.first_compressed().unwrap_or(descs);
         let mut layout = Layout {
             types,
             tree: Tree::new(types, tree_len),
