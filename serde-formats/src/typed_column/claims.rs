@@ -40,9 +40,11 @@ impl Claims {
             self.run = None;
             self.mark(start, end);
         }
-        let claimed = self.mark(first, first + len);
+        if !self.mark(first, first + len) {
+            return false;
+        }
         self.count += len;
-        claimed
+        true
     }
 
     /// Marks `first..end` in the bit set (the count is the caller's); false if any was taken.

@@ -166,12 +166,24 @@ impl<'de> Deserializer<'de> {
     fn enter(&mut self, cursor: Cursor, len: usize, children: Children) -> Result<()> {
         if let Some((first, len)) = children.claim(len) {
             if !self.claims.claim(first, len) {
-                return Err(Claims::shared(self.layout.position(cursor), first));
+                return Err(self.shared(cursor, first));
             }
         }
         self.depth
             .enter(Nesting::Columns)
-            .map_err(|err| err.with_position(self.layout.position(cursor)))
+            .map_err(|err| self.too_deep(cursor, err))
+    }
+
+    /// The error for a column at `cursor` whose children from `first` another column claimed.
+    #[cold]
+    fn shared(&self, cursor: Cursor, first: usize) -> Error {
+        Claims::shared(self.layout.position(cursor), first)
+    }
+
+    /// The depth error `err` of the column at `cursor`, placed there.
+    #[cold]
+    fn too_deep(&self, cursor: Cursor, err: Error) -> Error {
+        err.with_position(self.layout.position(cursor))
     }
 
     /// Enters a column, reads each of its `len` elements with `read`, and leaves it.
