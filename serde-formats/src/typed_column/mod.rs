@@ -321,6 +321,8 @@ pub fn from_bytes<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
 }
 
 #[cfg(test)]
+mod claims_tests;
+#[cfg(test)]
 mod layout_tests;
 #[cfg(test)]
 mod limit_tests;
