@@ -90,17 +90,38 @@ impl<'a> TypeWords<'a> {
     /// The index of the first compressed description, if there is one.
     fn first_compressed(&self) -> Option<usize> {
         match self {
-            TypeWords::Native(words) => words
-                .as_chunks::<3>()
-                .0
-                .iter()
-                .position(|&[kind, ..]| kind & COMPRESSED != 0),
-            // The compressed bit is the top bit of a kind word's last byte.
-            TypeWords::Le(bytes) => bytes
-                .as_chunks::<24>()
-                .0
-                .iter()
-                .position(|desc| desc[7] & 0x80 != 0),
+            // As below: four descriptions at once.
+            TypeWords::Native(words) => {
+                let (fours, rest) = words.as_chunks::<12>();
+                let four = fours
+                    .iter()
+                    .position(|four| (four[0] | four[3] | four[6] | four[9]) & COMPRESSED != 0);
+                let (at, descs) = match four {
+                    Some(four) => (four * 4, &fours[four][..]),
+                    None => (fours.len() * 4, rest),
+                };
+                descs
+                    .chunks_exact(3)
+                    .position(|desc| desc[0] & COMPRESSED != 0)
+                    .map(|index| at + index)
+            }
+            // The compressed bit is the top bit of a kind word's last byte. Four descriptions
+            // are tested at once, then the one found is looked for among them.
+            TypeWords::Le(bytes) => {
+                let (fours, rest) = bytes.as_chunks::<96>();
+                let compressed = |desc: &[u8]| desc[7] & 0x80 != 0;
+                let four = fours
+                    .iter()
+                    .position(|four| (four[7] | four[31] | four[55] | four[79]) & 0x80 != 0);
+                let (at, descs) = match four {
+                    Some(four) => (four * 4, &fours[four][..]),
+                    None => (fours.len() * 4, rest),
+                };
+                descs
+                    .chunks_exact(24)
+                    .position(compressed)
+                    .map(|index| at + index)
+            }
         }
     }
 
@@ -739,6 +760,26 @@ impl<'a> Layout<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_compressed_description_is_found_at_every_place() {
+        for descs in 0..11 {
+            for first in 0..=descs {
+                // Descriptions from `first` on are compressed; some before it have other
+                // high bits set.
+                let words: Vec<u64> = (0..descs)
+                    .flat_map(|i| {
+                        let kind = if i >= first { COMPRESSED | 2 } else { 1 << 62 };
+                        [kind, i as u64, u64::MAX]
+                    })
+                    .collect();
+                let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+                let expected = (first < descs).then_some(first);
+                assert_eq!(TypeWords::Native(&words).first_compressed(), expected);
+                assert_eq!(TypeWords::Le(&bytes).first_compressed(), expected);
+            }
+        }
+    }
 
     #[test]
     fn frame_rejects_counts_past_the_buffer() {
