@@ -142,8 +142,15 @@
 //! `cargo bench -p serde-formats --bench typed_column structs_100k` (100k structs of a `u32`,
 //! two `f64`, a `String` and a `bool`; criterion medians on a loaded 2-core machine, speed
 //! relative to serde_json in the same run, ±20% run to run): [`to_bytes`] 1.2–2.2×
-//! `serde_json::to_vec`, [`from_bytes`] 1.5–2.2× `serde_json::from_slice`. The output is 2.7×
-//! JSON's size: 15 type words (120 bytes) per struct against about 45 data bytes.
+//! `serde_json::to_vec`, [`from_bytes`] and [`from_columns`] 2.3–2.6× `serde_json::from_slice`.
+//! The output is 2.7× JSON's size: 15 type words (120 bytes) per struct against about 45 data
+//! bytes.
+//!
+//! On the read side (callgrind) a struct costs about 960 instructions against serde_json's
+//! 3,100: a third is malloc and free (the `String`, the `Vec` growing), about 115 the UTF-8
+//! check of the name, and the rest reading six descriptions on typed fast paths (an ordinary
+//! path, taken for anything unusual, reports the errors) and the tree check, kept as one run of
+//! claims while columns' children follow each other.
 //!
 //! Where the write time went (perf, before): 60% in the kernel faulting in and trimming fresh
 //! pages, because the type array grew by doubling and framing copied both arrays into a third
