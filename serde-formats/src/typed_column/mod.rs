@@ -166,6 +166,7 @@ mod fraction;
 mod layout;
 mod ser;
 mod ser_compound;
+mod type_array;
 mod view;
 mod wire;
 mod words;
