@@ -8,7 +8,7 @@
 use serde::de::{self, Visitor};
 
 use super::claims::Claims;
-use super::fraction::FRACTION_TOKEN;
+use super::fraction::{Fraction, FRACTION_TOKEN};
 use super::wire::{utf8, Children, Cursor, Kind, Layout, Node};
 use crate::dense::{BlockDeserializer, ElementKind};
 use crate::error::{Error, ErrorKind, Result};
@@ -105,11 +105,12 @@ impl<'de> Deserializer<'de> {
         Ok((cursor, node))
     }
 
-    /// Fast path for the atoms of a dense chain: the `N` data bytes of a `kind` atom at the
-    /// cursor, or `None` (then the ordinary path reads the value and reports errors).
+    /// Fast path for atoms: the `N` data bytes of a `kind` atom at the cursor, or `None`
+    /// (then the ordinary path reads the value and reports errors).
     #[inline]
-    fn chain_atom<const N: usize>(&self, kind: Kind) -> Option<&'de [u8; N]> {
+    fn fast_atom<const N: usize>(&self, kind: Kind) -> Option<&'de [u8; N]> {
         match self.next {
+            Cursor::Desc(index) => self.layout.desc_atom(index, kind),
             Cursor::ChainAtom { kind: found, at } if found == kind => {
                 self.layout.data().get(at..)?.first_chunk()
             }
@@ -118,30 +119,39 @@ impl<'de> Deserializer<'de> {
     }
 
     /// Takes the value at the cursor, which must be a Column (else an error naming
-    /// `expected`): its cursor, length, children and claim.
-    #[allow(clippy::type_complexity)]
-    fn take_column(
-        &mut self,
-        expected: &str,
-    ) -> Result<(Cursor, usize, Children, Option<(usize, usize)>)> {
+    /// `expected`): its cursor, length and children.
+    #[inline]
+    fn take_column(&mut self, expected: &str) -> Result<(Cursor, usize, Children)> {
         self.take_column_up_to(usize::MAX, expected)
     }
 
     /// As [`Deserializer::take_column`], for a Column of at most `max` elements.
-    #[allow(clippy::type_complexity)]
     #[inline]
     fn take_column_up_to(
         &mut self,
         max: usize,
         expected: &str,
-    ) -> Result<(Cursor, usize, Children, Option<(usize, usize)>)> {
+    ) -> Result<(Cursor, usize, Children)> {
+        if let Cursor::Desc(index) = self.next {
+            if let Some((len, children)) = self.layout.desc_column(index) {
+                if len <= max {
+                    return Ok((self.next, len, children));
+                }
+            }
+        }
+        self.take_column_slow(max, expected)
+    }
+
+    /// [`Deserializer::take_column_up_to`] off its fast path, where errors are reported.
+    #[inline(never)]
+    fn take_column_slow(
+        &mut self,
+        max: usize,
+        expected: &str,
+    ) -> Result<(Cursor, usize, Children)> {
         let (cursor, node) = self.take()?;
         match node {
-            Node::Column {
-                len,
-                children,
-                claim,
-            } if len <= max => Ok((cursor, len, children, claim)),
+            Node::Column { len, children } if len <= max => Ok((cursor, len, children)),
             other => Err(self.fail(cursor, mismatch(&other, expected))),
         }
     }
@@ -151,17 +161,29 @@ impl<'de> Deserializer<'de> {
         err.or_position(self.layout.position(cursor))
     }
 
-    /// Enters a column: claims its children and checks the depth.
+    /// Enters a column of `len` elements at `children`: claims its children and checks the depth.
     #[inline]
-    fn enter(&mut self, cursor: Cursor, claim: Option<(usize, usize)>) -> Result<()> {
-        if let Some((first, len)) = claim {
+    fn enter(&mut self, cursor: Cursor, len: usize, children: Children) -> Result<()> {
+        if let Some((first, len)) = children.claim(len) {
             if !self.claims.claim(first, len) {
-                return Err(Claims::shared(self.layout.position(cursor), first));
+                return Err(self.shared(cursor, first));
             }
         }
         self.depth
             .enter(Nesting::Columns)
-            .map_err(|err| err.with_position(self.layout.position(cursor)))
+            .map_err(|err| self.too_deep(cursor, err))
+    }
+
+    /// The error for a column at `cursor` whose children from `first` another column claimed.
+    #[cold]
+    fn shared(&self, cursor: Cursor, first: usize) -> Error {
+        Claims::shared(self.layout.position(cursor), first)
+    }
+
+    /// The depth error `err` of the column at `cursor`, placed there.
+    #[cold]
+    fn too_deep(&self, cursor: Cursor, err: Error) -> Error {
+        err.with_position(self.layout.position(cursor))
     }
 
     /// Enters a column, reads each of its `len` elements with `read`, and leaves it.
@@ -171,10 +193,9 @@ impl<'de> Deserializer<'de> {
         cursor: Cursor,
         len: usize,
         children: Children,
-        claim: Option<(usize, usize)>,
         mut read: impl FnMut(&mut Self) -> Result<()>,
     ) -> Result<()> {
-        self.enter(cursor, claim)?;
+        self.enter(cursor, len, children)?;
         for index in 0..len {
             self.next = children.child(index);
             read(self)?;
@@ -199,10 +220,9 @@ impl<'de> Deserializer<'de> {
         cursor: Cursor,
         len: usize,
         children: Children,
-        claim: Option<(usize, usize)>,
         visitor: V,
     ) -> Result<V::Value> {
-        self.enter(cursor, claim)?;
+        self.enter(cursor, len, children)?;
         let mut seq = SeqAccess::new(self, children, len);
         let result = visitor.visit_seq(&mut seq);
         let read = seq.index;
@@ -232,7 +252,22 @@ impl<'de> Deserializer<'de> {
         Ok(value)
     }
 
+    #[inline]
     fn integer<T: TryFrom<i128>>(&mut self, type_name: &str) -> Result<T> {
+        if let Some(bytes) = self.fast_atom::<16>(Kind::Fraction) {
+            let fraction = Fraction::from_le_bytes(bytes);
+            if fraction.den == 1 {
+                if let Ok(value) = T::try_from(i128::from(fraction.num)) {
+                    return Ok(value);
+                }
+            }
+        }
+        self.integer_slow(type_name)
+    }
+
+    /// [`Deserializer::integer`] off its fast path, where errors are reported.
+    #[inline(never)]
+    fn integer_slow<T: TryFrom<i128>>(&mut self, type_name: &str) -> Result<T> {
         let (cursor, node) = self.take()?;
         match node {
             Node::Fraction(fraction) => fraction
@@ -242,8 +277,27 @@ impl<'de> Deserializer<'de> {
         }
     }
 
+    /// A Boolean off the fast path of `deserialize_bool`, where errors are reported.
+    #[inline(never)]
+    fn boolean_slow(&mut self) -> Result<bool> {
+        let (cursor, node) = self.take()?;
+        match node {
+            Node::Boolean(value) => Ok(value),
+            other => Err(self.fail(cursor, mismatch(&other, "a Boolean"))),
+        }
+    }
+
     #[inline]
     fn float(&mut self) -> Result<f64> {
+        if let Some(bytes) = self.fast_atom::<8>(Kind::Float) {
+            return Ok(f64::from_le_bytes(*bytes));
+        }
+        self.float_slow()
+    }
+
+    /// [`Deserializer::float`] off its fast path, where errors are reported.
+    #[inline(never)]
+    fn float_slow(&mut self) -> Result<f64> {
         let (cursor, node) = self.take()?;
         match node {
             Node::Float(value) => Ok(value),
@@ -254,6 +308,17 @@ impl<'de> Deserializer<'de> {
 
     #[inline]
     fn string(&mut self) -> Result<(Cursor, &'de str)> {
+        if let Cursor::Desc(index) = self.next {
+            if let Some((bytes, at)) = self.layout.desc_string(index) {
+                return Ok((self.next, utf8(bytes, at)?));
+            }
+        }
+        self.string_slow()
+    }
+
+    /// [`Deserializer::string`] off its fast path, where errors are reported.
+    #[inline(never)]
+    fn string_slow(&mut self) -> Result<(Cursor, &'de str)> {
         let (cursor, node) = self.take()?;
         match node {
             Node::String { bytes, at } => Ok((cursor, utf8(bytes, at)?)),
@@ -262,20 +327,19 @@ impl<'de> Deserializer<'de> {
     }
 
     /// A dense `f64` sequence ([`crate::dense`]) over a column written dense: its cursor,
-    /// claim and the block of its Floats. `None` for any other input, which the ordinary path
-    /// then reads (and reports errors in).
+    /// length, children and the block of its Floats. `None` for any other input, which the
+    /// ordinary path then reads (and reports errors in).
     #[allow(clippy::type_complexity)]
-    fn dense_floats(&self) -> Option<(Cursor, Option<(usize, usize)>, &'de [u8])> {
+    fn dense_floats(&self) -> Option<(Cursor, usize, Children, &'de [u8])> {
         let cursor = self.next;
         let Ok(Node::Column {
             len,
             children:
-                Children::ChainAtoms {
+                children @ Children::ChainAtoms {
                     kind: Kind::Float,
                     base,
                     size: 8,
                 },
-            claim,
         }) = self.layout.node(cursor)
         else {
             return None;
@@ -284,15 +348,15 @@ impl<'de> Deserializer<'de> {
         let block = len
             .checked_mul(8)
             .and_then(|bytes| data.get(base..base.checked_add(bytes)?))?;
-        Some((cursor, claim, block))
+        Some((cursor, len, children, block))
     }
 
     /// A newtype struct: a dense `f64` block or a fraction where `name` asks for one, else
     /// the inner value.
     fn newtype<V: Visitor<'de>>(&mut self, name: &'static str, visitor: V) -> Result<V::Value> {
         if ElementKind::of_name(name) == Some(ElementKind::F64) {
-            if let Some((cursor, claim, block)) = self.dense_floats() {
-                self.enter(cursor, claim)?;
+            if let Some((cursor, len, children, block)) = self.dense_floats() {
+                self.enter(cursor, len, children)?;
                 let value = visitor
                     .visit_newtype_struct(BlockDeserializer(block))
                     .map_err(|err| self.fail(cursor, err))?;
@@ -324,12 +388,8 @@ impl<'de> Deserializer<'de> {
                     .visit_enum(UnitVariant { name })
                     .map_err(|err| self.fail(cursor, err))
             }
-            Node::Column {
-                len: 2,
-                children,
-                claim,
-            } => {
-                self.enter(cursor, claim)?;
+            Node::Column { len: 2, children } => {
+                self.enter(cursor, 2, children)?;
                 self.next = children.child(0);
                 let value = visitor
                     .visit_enum(VariantAccess {
@@ -355,11 +415,7 @@ impl<'de> Deserializer<'de> {
         let (cursor, node) = self.take()?;
         match node {
             Node::String { bytes, at } => utf8(bytes, at).map(|_| ()),
-            Node::Column {
-                len,
-                children,
-                claim,
-            } => self.each_element(cursor, len, children, claim, Self::skip),
+            Node::Column { len, children } => self.each_element(cursor, len, children, Self::skip),
             Node::Boolean(_) | Node::Fraction(_) | Node::Float(_) => Ok(()),
         }
     }
@@ -389,25 +445,20 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             Node::Fraction(fraction) => visitor.visit_f64(fraction.to_f64()),
             Node::Float(value) => visitor.visit_f64(value),
             Node::String { bytes, at } => visitor.visit_borrowed_str(utf8(bytes, at)?),
-            Node::Column {
-                len,
-                children,
-                claim,
-            } => return self.visit_column(cursor, len, children, claim, visitor),
+            Node::Column { len, children } => {
+                return self.visit_column(cursor, len, children, visitor)
+            }
         };
         result.map_err(|err| self.fail(cursor, err))
     }
 
     #[inline]
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        if let Some(&[byte]) = self.chain_atom(Kind::Boolean) {
-            return visitor.visit_bool(byte != 0);
-        }
-        let (cursor, node) = self.take()?;
-        match node {
-            Node::Boolean(value) => visitor.visit_bool(value),
-            other => Err(self.fail(cursor, mismatch(&other, "a Boolean"))),
-        }
+        let value = match self.fast_atom(Kind::Boolean) {
+            Some(&[byte]) => byte != 0,
+            None => self.boolean_slow()?,
+        };
+        visitor.visit_bool(value)
     }
 
     deserialize_integer! {
@@ -430,9 +481,6 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     #[inline]
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        if let Some(bytes) = self.chain_atom(Kind::Float) {
-            return visitor.visit_f64(f64::from_le_bytes(*bytes));
-        }
         let value = self.float()?;
         visitor.visit_f64(value)
     }
@@ -463,14 +511,10 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         let (cursor, node) = self.take()?;
         match node {
             Node::String { bytes, .. } => visitor.visit_borrowed_bytes(bytes),
-            Node::Column {
-                len,
-                children,
-                claim,
-            } => {
+            Node::Column { len, children } => {
                 // Bounded by the input: each element has its own description or data bytes.
                 let mut bytes = Vec::with_capacity(len.min(1 << 16));
-                self.each_element(cursor, len, children, claim, |de| {
+                self.each_element(cursor, len, children, |de| {
                     bytes.push(de.integer::<u8>("u8")?);
                     Ok(())
                 })?;
@@ -481,13 +525,13 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let (cursor, len, children, claim) =
+        let (cursor, len, children) =
             self.take_column_up_to(1, "a Column of 0 or 1 (an Option)")?;
         if len == 0 {
             self.empty_column(cursor)?;
             return visitor.visit_none();
         }
-        self.enter(cursor, claim)?;
+        self.enter(cursor, len, children)?;
         self.next = children.child(0);
         let value = visitor.visit_some(&mut *self)?;
         self.depth.leave();
@@ -501,14 +545,13 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let (cursor, len, children, claim) = self.take_column("a Column")?;
-        self.visit_column(cursor, len, children, claim, visitor)
+        let (cursor, len, children) = self.take_column("a Column")?;
+        self.visit_column(cursor, len, children, visitor)
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let (cursor, len, children, claim) =
-            self.take_column("a Column of [key, value] Columns")?;
-        self.enter(cursor, claim)?;
+        let (cursor, len, children) = self.take_column("a Column of [key, value] Columns")?;
+        self.enter(cursor, len, children)?;
         let mut map = MapAccess::new(self, children, len);
         let result = visitor.visit_map(&mut map);
         let read = map.index;

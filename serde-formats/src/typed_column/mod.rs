@@ -142,9 +142,15 @@
 //! `cargo bench -p serde-formats --bench typed_column structs_100k` (100k structs of a `u32`,
 //! two `f64`, a `String` and a `bool`; criterion medians on a loaded 2-core machine, speed
 //! relative to serde_json in the same run, ±20% run to run): [`to_bytes`] 1.9–2.0×
-//! `serde_json::to_vec`, [`to_columns`] 2.2×; [`from_bytes`] 1.4–1.8× `serde_json::from_slice`.
-//! The framed output is 2.0× JSON's size: 18 type words (144 bytes) per struct, its own
-//! description and one per field, against 44 data bytes.
+//! `serde_json::to_vec`, [`to_columns`] 2.2×; [`from_bytes`] and [`from_columns`] 2.3–2.6×
+//! `serde_json::from_slice`. The framed output is 2.0× JSON's size: 18 type words (144 bytes)
+//! per struct, its own description and one per field, against 44 data bytes.
+//!
+//! On the read side (callgrind) a struct costs about 960 instructions against serde_json's
+//! 3,100: a third is malloc and free (the `String`, the `Vec` growing), about 115 the UTF-8
+//! check of the name, and the rest reading six descriptions on typed fast paths (an ordinary
+//! path, taken for anything unusual, reports the errors) and the tree check, kept as one run of
+//! claims while columns' children follow each other.
 //!
 //! Where the write time goes: per struct about 560 instructions against serde_json's 955
 //! (callgrind), of which opening the struct's column (its slot in the parent, five reserved
@@ -163,6 +169,7 @@ mod fraction;
 mod layout;
 mod ser;
 mod ser_compound;
+mod type_array;
 mod view;
 mod wire;
 mod words;
@@ -324,6 +331,8 @@ pub fn from_bytes<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
     Ok(value)
 }
 
+#[cfg(test)]
+mod claims_tests;
 #[cfg(test)]
 mod layout_tests;
 #[cfg(test)]

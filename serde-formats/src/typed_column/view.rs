@@ -59,11 +59,12 @@ impl<'a> View<'a> {
                 Node::String { bytes, at } => {
                     utf8(bytes, at)?;
                 }
-                Node::Column {
-                    claim: Some((first, len)),
-                    ..
-                } if !claims.claim(first, len) => {
-                    return Err(Claims::shared(Position::TypeWord(index as u64), first));
+                Node::Column { len, children } => {
+                    if let Some((first, len)) = children.claim(len) {
+                        if !claims.claim(first, len) {
+                            return Err(Claims::shared(Position::TypeWord(index as u64), first));
+                        }
+                    }
                 }
                 _ => {}
             }

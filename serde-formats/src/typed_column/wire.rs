@@ -1,4 +1,5 @@
-//! Format primitives: kinds, type words, framing, and resolving one description into a node.
+//! Format primitives: kinds, and resolving one description into a node (the type array's words
+//! and the framing are [`type_array`](super::type_array)'s).
 //!
 //! Nothing here knows about serde. [`Layout`] checks what can be checked without walking the tree
 //! (array length, where compressed descriptions sit, the dense chain); [`Layout::node`] checks one
@@ -6,6 +7,7 @@
 //! column) is checked by the walkers with [`Claims`](super::claims::Claims).
 
 use super::fraction::Fraction;
+use super::type_array::{split_frame, Tree, TypeWords};
 use crate::error::{Error, ErrorKind, Position, Result};
 
 /// The top bit of a kind word: set on compressed descriptions.
@@ -71,75 +73,6 @@ impl Kind {
     }
 }
 
-/// The type array: native words (from `from_columns`) or little-endian bytes (from a frame).
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum TypeWords<'a> {
-    Native(&'a [u64]),
-    Le(&'a [u8]),
-}
-
-impl<'a> TypeWords<'a> {
-    /// Number of words.
-    fn len(&self) -> usize {
-        match self {
-            TypeWords::Native(words) => words.len(),
-            TypeWords::Le(bytes) => bytes.len() / 8,
-        }
-    }
-
-    /// Description `index` as `[kind, offset, length]`, or `None` past the end.
-    #[inline]
-    fn desc(&self, index: usize) -> Option<[u64; 3]> {
-        match self {
-            TypeWords::Native(words) => {
-                let start = index.checked_mul(3)?;
-                match words.get(start..start.checked_add(3)?)? {
-                    &[kind, offset, length] => Some([kind, offset, length]),
-                    _ => None,
-                }
-            }
-            TypeWords::Le(bytes) => {
-                let start = index.checked_mul(24)?;
-                let raw = bytes.get(start..start.checked_add(24)?)?;
-                let word = |i: usize| {
-                    let mut le = [0u8; 8];
-                    le.copy_from_slice(&raw[i * 8..i * 8 + 8]);
-                    u64::from_le_bytes(le)
-                };
-                Some([word(0), word(1), word(2)])
-            }
-        }
-    }
-}
-
-/// Splits a framed buffer into its type words (little-endian bytes) and its data.
-pub(crate) fn split_frame(bytes: &[u8]) -> Result<(TypeWords<'_>, &[u8])> {
-    let Some((count, rest)) = bytes.split_first_chunk::<8>() else {
-        return Err(Error::with_message(
-            ErrorKind::UnexpectedEnd,
-            "a frame starts with an 8-byte type word count",
-        )
-        .with_position(Position::Byte(0)));
-    };
-    let count = u64::from_le_bytes(*count);
-    let type_bytes = count
-        .checked_mul(8)
-        .and_then(|n| usize::try_from(n).ok())
-        .filter(|&n| n <= rest.len())
-        .ok_or_else(|| {
-            Error::with_message(
-                ErrorKind::LengthPastEnd,
-                format_args!(
-                    "{count} type words claimed, {} bytes follow the count",
-                    rest.len()
-                ),
-            )
-            .with_position(Position::Byte(0))
-        })?;
-    let (types, data) = rest.split_at(type_bytes);
-    Ok((TypeWords::Le(types), data))
-}
-
 /// Where a value sits: a type description, or an element of the dense chain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Cursor {
@@ -167,6 +100,16 @@ pub(crate) enum Children {
 }
 
 impl Children {
+    /// The descriptions a column of `len` with these children claims, for the tree check:
+    /// `(first, len)` when its children are descriptions, `None` in the dense chain.
+    #[inline]
+    pub(crate) fn claim(self, len: usize) -> Option<(usize, usize)> {
+        match self {
+            Children::Descs(first) if len > 0 => Some((first, len)),
+            _ => None,
+        }
+    }
+
     /// The cursor of child `index` (which the caller keeps below the column's length).
     #[inline]
     pub(crate) fn child(self, index: usize) -> Cursor {
@@ -190,16 +133,8 @@ pub(crate) enum Node<'a> {
     Boolean(bool),
     Fraction(Fraction),
     Float(f64),
-    String {
-        bytes: &'a [u8],
-        at: usize,
-    },
-    Column {
-        len: usize,
-        children: Children,
-        /// The description range this column claims, for the tree check.
-        claim: Option<(usize, usize)>,
-    },
+    String { bytes: &'a [u8], at: usize },
+    Column { len: usize, children: Children },
 }
 
 impl Node<'_> {
@@ -230,6 +165,8 @@ pub(super) fn desc_error(kind: ErrorKind, index: usize, message: std::fmt::Argum
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Layout<'a> {
     types: TypeWords<'a>,
+    /// Descriptions `0..tree_len`, for reading one cheaply.
+    tree: Tree<'a>,
     data: &'a [u8],
     /// Descriptions `0..tree_len` are uncompressed and form the tree.
     tree_len: usize,
@@ -270,11 +207,10 @@ impl<'a> Layout<'a> {
             ));
         }
         let word = |index: usize| types.desc(index).unwrap_or([0; 3]);
-        let tree_len = (0..descs)
-            .find(|&i| word(i)[0] & COMPRESSED != 0)
-            .unwrap_or(descs);
+        let tree_len = types.first_compressed().unwrap_or(descs);
         let mut layout = Layout {
             types,
+            tree: Tree::new(types, tree_len),
             data,
             tree_len,
             descs,
@@ -423,7 +359,7 @@ impl<'a> Layout<'a> {
             if end >= data_len {
                 return Ok(());
             }
-            let [kind, offset, length] = self.types.desc(index).unwrap_or([0; 3]);
+            let [kind, offset, length] = self.tree.get(index).unwrap_or([0; 3]);
             if kind != Kind::Column.number() {
                 end = end.max(offset.saturating_add(length));
             }
@@ -465,10 +401,63 @@ impl<'a> Layout<'a> {
                 Ok(Node::Column {
                     len,
                     children: self.chain_children(level + 1, first)?,
-                    claim: None,
                 })
             }
             Cursor::ChainAtom { kind, at } => self.atom(kind, at, Position::Byte(at as u64)),
+        }
+    }
+
+    /// Fast path: the `N` data bytes of the `kind` atom that tree description `index`
+    /// describes, when the description is well formed. `None` otherwise, and then
+    /// [`Layout::node`] reads the value and reports what is wrong.
+    #[inline]
+    pub(crate) fn desc_atom<const N: usize>(
+        &self,
+        index: usize,
+        kind: Kind,
+    ) -> Option<&'a [u8; N]> {
+        match self.tree.get(index)? {
+            [found, offset, length] if found == kind.number() && length == N as u64 => self
+                .data
+                .get(usize::try_from(offset).ok()?..)?
+                .first_chunk(),
+            _ => None,
+        }
+    }
+
+    /// Fast path: the bytes of the String that tree description `index` describes and their
+    /// data offset, or `None` as for [`Layout::desc_atom`].
+    #[inline]
+    pub(crate) fn desc_string(&self, index: usize) -> Option<(&'a [u8], usize)> {
+        match self.tree.get(index)? {
+            [3, offset, length] => {
+                let at = usize::try_from(offset).ok()?;
+                let end = at.checked_add(usize::try_from(length).ok()?)?;
+                Some((self.data.get(at..end)?, at))
+            }
+            _ => None,
+        }
+    }
+
+    /// Fast path: the length and children of the Column that tree description `index`
+    /// describes, when its children are descriptions in the tree. `None` otherwise (the column
+    /// that heads the dense chain, or a bad description), as for [`Layout::desc_atom`].
+    #[inline]
+    pub(crate) fn desc_column(&self, index: usize) -> Option<(usize, Children)> {
+        match self.tree.get(index)? {
+            [4, offset, length] if index + 1 < self.tree_len || self.tree_len == self.descs => {
+                let len = usize::try_from(length).ok()?;
+                if len == 0 {
+                    return Some((0, Children::Descs(0)));
+                }
+                // After the parent, and ending in the tree (which bounds `offset` too).
+                let fits = offset > index as u64
+                    && offset
+                        .checked_add(length)
+                        .is_some_and(|end| end <= self.tree_len as u64);
+                fits.then_some((len, Children::Descs(offset as usize)))
+            }
+            _ => None,
         }
     }
 
@@ -532,9 +521,7 @@ impl<'a> Layout<'a> {
     }
 
     fn desc_node(&self, index: usize) -> Result<Node<'a>> {
-        let Some([kind_word, offset, length]) =
-            self.types.desc(index).filter(|_| index < self.tree_len)
-        else {
+        let Some([kind_word, offset, length]) = self.tree.get(index) else {
             return Err(desc_error(
                 ErrorKind::OutOfBounds,
                 index,
@@ -562,7 +549,6 @@ impl<'a> Layout<'a> {
                     return Ok(Node::Column {
                         len,
                         children: self.chain_children(0, 0)?,
-                        claim: None,
                     });
                 }
                 if len == 0 {
@@ -570,7 +556,6 @@ impl<'a> Layout<'a> {
                     return Ok(Node::Column {
                         len,
                         children: Children::Descs(0),
-                        claim: None,
                     });
                 }
                 if offset <= index as u64 {
@@ -595,7 +580,6 @@ impl<'a> Layout<'a> {
                 Ok(Node::Column {
                     len,
                     children: Children::Descs(first),
-                    claim: Some((first, len)),
                 })
             }
             Kind::String => {
@@ -626,24 +610,5 @@ impl<'a> Layout<'a> {
                 self.atom(kind, at, Position::TypeWord(index as u64))
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn frame_rejects_counts_past_the_buffer() {
-        let mut bytes = 3u64.to_le_bytes().to_vec();
-        bytes.extend_from_slice(&[0; 23]);
-        let err = split_frame(&bytes).unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::LengthPastEnd);
-        let err = split_frame(&u64::MAX.to_le_bytes()).unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::LengthPastEnd);
-        assert_eq!(
-            split_frame(&[1, 2]).unwrap_err().kind(),
-            ErrorKind::UnexpectedEnd
-        );
     }
 }

@@ -77,18 +77,13 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, 'de> {
         let entry = self.children.child(self.index);
         self.index += 1;
         let node = self.de.layout.node(entry)?;
-        let Node::Column {
-            len: 2,
-            children,
-            claim,
-        } = node
-        else {
+        let Node::Column { len: 2, children } = node else {
             return Err(self
                 .de
                 .fail(entry, mismatch(&node, "a [key, value] Column")));
         };
         // The entry column is entered here and left when its value has been read.
-        self.de.enter(entry, claim)?;
+        self.de.enter(entry, 2, children)?;
         self.de.next = children.child(0);
         self.value = Some(children.child(1));
         seed.deserialize(&mut *self.de).map(Some)

@@ -1,0 +1,191 @@
+//! The type array as the decoder reads it: native words (from `from_columns`) or little-endian
+//! bytes (from a frame), split from a frame, scanned for the dense chain, and its tree part read
+//! one description at a time.
+
+use super::wire::COMPRESSED;
+use crate::error::{Error, ErrorKind, Position, Result};
+
+/// The type array: native words (from `from_columns`) or little-endian bytes (from a frame).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum TypeWords<'a> {
+    Native(&'a [u64]),
+    Le(&'a [u8]),
+}
+
+impl<'a> TypeWords<'a> {
+    /// Number of words.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            TypeWords::Native(words) => words.len(),
+            TypeWords::Le(bytes) => bytes.len() / 8,
+        }
+    }
+
+    /// The index of the first compressed description, if there is one.
+    pub(crate) fn first_compressed(&self) -> Option<usize> {
+        match self {
+            // As below: four descriptions at once.
+            TypeWords::Native(words) => {
+                let (fours, rest) = words.as_chunks::<12>();
+                let four = fours
+                    .iter()
+                    .position(|four| (four[0] | four[3] | four[6] | four[9]) & COMPRESSED != 0);
+                let (at, descs) = match four {
+                    Some(four) => (four * 4, &fours[four][..]),
+                    None => (fours.len() * 4, rest),
+                };
+                descs
+                    .chunks_exact(3)
+                    .position(|desc| desc[0] & COMPRESSED != 0)
+                    .map(|index| at + index)
+            }
+            // The compressed bit is the top bit of a kind word's last byte. Four descriptions
+            // are tested at once, then the one found is looked for among them.
+            TypeWords::Le(bytes) => {
+                let (fours, rest) = bytes.as_chunks::<96>();
+                let compressed = |desc: &[u8]| desc[7] & 0x80 != 0;
+                let four = fours
+                    .iter()
+                    .position(|four| (four[7] | four[31] | four[55] | four[79]) & 0x80 != 0);
+                let (at, descs) = match four {
+                    Some(four) => (four * 4, &fours[four][..]),
+                    None => (fours.len() * 4, rest),
+                };
+                descs
+                    .chunks_exact(24)
+                    .position(compressed)
+                    .map(|index| at + index)
+            }
+        }
+    }
+
+    /// Description `index` as `[kind, offset, length]`, or `None` past the end.
+    #[inline]
+    pub(crate) fn desc(&self, index: usize) -> Option<[u64; 3]> {
+        match self {
+            TypeWords::Native(words) => {
+                let start = index.checked_mul(3)?;
+                match words.get(start..start.checked_add(3)?)? {
+                    &[kind, offset, length] => Some([kind, offset, length]),
+                    _ => None,
+                }
+            }
+            TypeWords::Le(bytes) => {
+                let start = index.checked_mul(24)?;
+                let raw = bytes.get(start..start.checked_add(24)?)?;
+                let word = |i: usize| {
+                    let mut le = [0u8; 8];
+                    le.copy_from_slice(&raw[i * 8..i * 8 + 8]);
+                    u64::from_le_bytes(le)
+                };
+                Some([word(0), word(1), word(2)])
+            }
+        }
+    }
+}
+
+/// The tree part of the type array, one entry per description, so that reading description
+/// `index` costs one bounds check.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Tree<'a> {
+    Native(&'a [[u64; 3]]),
+    Le(&'a [[[u8; 8]; 3]]),
+}
+
+impl<'a> Tree<'a> {
+    /// The first `len` descriptions of `types` (which holds at least that many).
+    pub(crate) fn new(types: TypeWords<'a>, len: usize) -> Self {
+        match types {
+            TypeWords::Native(words) => {
+                let descs = words.as_chunks::<3>().0;
+                Tree::Native(descs.get(..len).unwrap_or(descs))
+            }
+            TypeWords::Le(bytes) => {
+                let descs = bytes.as_chunks::<8>().0.as_chunks::<3>().0;
+                Tree::Le(descs.get(..len).unwrap_or(descs))
+            }
+        }
+    }
+
+    /// Description `index` as `[kind, offset, length]`, or `None` past the tree.
+    #[inline]
+    pub(crate) fn get(self, index: usize) -> Option<[u64; 3]> {
+        match self {
+            Tree::Native(descs) => descs.get(index).copied(),
+            Tree::Le(descs) => descs.get(index).map(|&[kind, offset, length]| {
+                [
+                    u64::from_le_bytes(kind),
+                    u64::from_le_bytes(offset),
+                    u64::from_le_bytes(length),
+                ]
+            }),
+        }
+    }
+}
+
+/// Splits a framed buffer into its type words (little-endian bytes) and its data.
+pub(crate) fn split_frame(bytes: &[u8]) -> Result<(TypeWords<'_>, &[u8])> {
+    let Some((count, rest)) = bytes.split_first_chunk::<8>() else {
+        return Err(Error::with_message(
+            ErrorKind::UnexpectedEnd,
+            "a frame starts with an 8-byte type word count",
+        )
+        .with_position(Position::Byte(0)));
+    };
+    let count = u64::from_le_bytes(*count);
+    let type_bytes = count
+        .checked_mul(8)
+        .and_then(|n| usize::try_from(n).ok())
+        .filter(|&n| n <= rest.len())
+        .ok_or_else(|| {
+            Error::with_message(
+                ErrorKind::LengthPastEnd,
+                format_args!(
+                    "{count} type words claimed, {} bytes follow the count",
+                    rest.len()
+                ),
+            )
+            .with_position(Position::Byte(0))
+        })?;
+    let (types, data) = rest.split_at(type_bytes);
+    Ok((TypeWords::Le(types), data))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_compressed_description_is_found_at_every_place() {
+        for descs in 0..11 {
+            for first in 0..=descs {
+                // Descriptions from `first` on are compressed; some before it have other
+                // high bits set.
+                let words: Vec<u64> = (0..descs)
+                    .flat_map(|i| {
+                        let kind = if i >= first { COMPRESSED | 2 } else { 1 << 62 };
+                        [kind, i as u64, u64::MAX]
+                    })
+                    .collect();
+                let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+                let expected = (first < descs).then_some(first);
+                assert_eq!(TypeWords::Native(&words).first_compressed(), expected);
+                assert_eq!(TypeWords::Le(&bytes).first_compressed(), expected);
+            }
+        }
+    }
+
+    #[test]
+    fn frame_rejects_counts_past_the_buffer() {
+        let mut bytes = 3u64.to_le_bytes().to_vec();
+        bytes.extend_from_slice(&[0; 23]);
+        let err = split_frame(&bytes).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::LengthPastEnd);
+        let err = split_frame(&u64::MAX.to_le_bytes()).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::LengthPastEnd);
+        assert_eq!(
+            split_frame(&[1, 2]).unwrap_err().kind(),
+            ErrorKind::UnexpectedEnd
+        );
+    }
+}
