@@ -141,9 +141,9 @@
 //!
 //! `cargo bench -p serde-formats --bench typed_column structs_100k` (100k structs of a `u32`,
 //! two `f64`, a `String` and a `bool`; criterion medians on a loaded 2-core machine, speed
-//! relative to serde_json in the same run, ±20% run to run): [`to_bytes`] 1.9–2.0×
-//! `serde_json::to_vec`, [`to_columns`] 2.2×; [`from_bytes`] and [`from_columns`] 2.3–2.6×
-//! `serde_json::from_slice`. The framed output is 2.0× JSON's size: 18 type words (144 bytes)
+//! relative to serde_json in the same run, ranges over four runs): [`to_bytes`] 1.3–2.0×
+//! `serde_json::to_vec`, [`to_columns`] 1.8–2.8×; [`from_bytes`] 1.9–2.6× and
+//! [`from_columns`] 2.5–2.6× `serde_json::from_slice`. The framed output is 2.0× JSON's size: 18 type words (144 bytes)
 //! per struct, its own description and one per field, against 44 data bytes.
 //!
 //! On the read side (callgrind) a struct costs about 960 instructions against serde_json's
