@@ -2,18 +2,9 @@
 //! order other than the encoder's are still a tree, and an orphan or a shared description is
 //! still found, through both entry points.
 
+use super::tests::frame;
 use super::{from_bytes, from_columns};
 use crate::error::{ErrorKind, Position, Result};
-
-/// `types` and `data` framed as `from_bytes` reads them.
-fn frame(types: &[u64], data: &[u8]) -> Vec<u8> {
-    let mut bytes = (types.len() as u64).to_le_bytes().to_vec();
-    for word in types {
-        bytes.extend_from_slice(&word.to_le_bytes());
-    }
-    bytes.extend_from_slice(data);
-    bytes
-}
 
 /// Decodes `Vec<Vec<String>>` both ways, checking that they agree.
 fn both(types: &[u64], data: &[u8]) -> Result<Vec<Vec<String>>> {

@@ -24,7 +24,8 @@ fn le(words: &[i64]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
-fn frame(types: &[u64], data: &[u8]) -> Vec<u8> {
+/// `types` and `data` framed by hand, as `from_bytes` reads them.
+pub(super) fn frame(types: &[u64], data: &[u8]) -> Vec<u8> {
     let mut bytes = (types.len() as u64).to_le_bytes().to_vec();
     for word in types {
         bytes.extend_from_slice(&word.to_le_bytes());
