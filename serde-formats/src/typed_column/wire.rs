@@ -13,6 +13,10 @@ use crate::error::{Error, ErrorKind, Position, Result};
 /// The top bit of a kind word: set on compressed descriptions.
 pub(crate) const COMPRESSED: u64 = 1 << 63;
 
+/// Kind words, for matching descriptions.
+const STRING: u64 = Kind::String.number();
+const COLUMN: u64 = Kind::Column.number();
+
 /// The kind of a value: the low bits of the first word of a type description.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Kind {
@@ -430,7 +434,7 @@ impl<'a> Layout<'a> {
     #[inline]
     pub(crate) fn desc_string(&self, index: usize) -> Option<(&'a [u8], usize)> {
         match self.tree.get(index)? {
-            [3, offset, length] => {
+            [STRING, offset, length] => {
                 let at = usize::try_from(offset).ok()?;
                 let end = at.checked_add(usize::try_from(length).ok()?)?;
                 Some((self.data.get(at..end)?, at))
@@ -445,7 +449,9 @@ impl<'a> Layout<'a> {
     #[inline]
     pub(crate) fn desc_column(&self, index: usize) -> Option<(usize, Children)> {
         match self.tree.get(index)? {
-            [4, offset, length] if index + 1 < self.tree_len || self.tree_len == self.descs => {
+            [COLUMN, offset, length]
+                if index + 1 < self.tree_len || self.tree_len == self.descs =>
+            {
                 let len = usize::try_from(length).ok()?;
                 if len == 0 {
                     return Some((0, Children::Descs(0)));
