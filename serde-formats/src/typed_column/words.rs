@@ -185,12 +185,7 @@ impl Words {
     /// words are copied into a new buffer.
     pub(super) fn into_frame(self, mut data: Vec<u8>) -> Vec<u8> {
         let mut bytes = match self {
-            Words::Native(native) => {
-                let mut bytes = Vec::with_capacity(HEAD + native.len() * 8 + data.len());
-                super::write_head(&mut bytes, &native);
-                bytes.extend_from_slice(&data);
-                return bytes;
-            }
+            Words::Native(types) => return super::TypedColumns { types, data }.to_bytes(),
             Words::Framed(bytes) => bytes,
         };
         let count = (((bytes.len() - HEAD) / 8) as u64).to_le_bytes();
