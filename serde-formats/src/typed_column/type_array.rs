@@ -58,34 +58,10 @@ impl<'a> TypeWords<'a> {
             }
         }
     }
-
-    /// Description `index` as `[kind, offset, length]`, or `None` past the end.
-    #[inline]
-    pub(crate) fn desc(&self, index: usize) -> Option<[u64; 3]> {
-        match self {
-            TypeWords::Native(words) => {
-                let start = index.checked_mul(3)?;
-                match words.get(start..start.checked_add(3)?)? {
-                    &[kind, offset, length] => Some([kind, offset, length]),
-                    _ => None,
-                }
-            }
-            TypeWords::Le(bytes) => {
-                let start = index.checked_mul(24)?;
-                let raw = bytes.get(start..start.checked_add(24)?)?;
-                let word = |i: usize| {
-                    let mut le = [0u8; 8];
-                    le.copy_from_slice(&raw[i * 8..i * 8 + 8]);
-                    u64::from_le_bytes(le)
-                };
-                Some([word(0), word(1), word(2)])
-            }
-        }
-    }
 }
 
-/// The tree part of the type array, one entry per description, so that reading description
-/// `index` costs one bounds check.
+/// Descriptions of the type array (all of them, or the tree part), one entry per description,
+/// so that reading description `index` costs one bounds check.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Tree<'a> {
     Native(&'a [[u64; 3]]),

@@ -168,7 +168,8 @@ pub(super) fn desc_error(kind: ErrorKind, index: usize, message: std::fmt::Argum
 /// The checked outline of a type array and its data.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Layout<'a> {
-    types: TypeWords<'a>,
+    /// All descriptions, the dense chain included.
+    all: Tree<'a>,
     /// Descriptions `0..tree_len`, for reading one cheaply.
     tree: Tree<'a>,
     data: &'a [u8],
@@ -210,10 +211,11 @@ impl<'a> Layout<'a> {
                 format_args!("an empty type array holds no value"),
             ));
         }
-        let word = |index: usize| types.desc(index).unwrap_or([0; 3]);
+        let all = Tree::new(types, descs);
+        let word = |index: usize| all.get(index).unwrap_or([0; 3]);
         let tree_len = types.first_compressed().unwrap_or(descs);
         let mut layout = Layout {
-            types,
+            all,
             tree: Tree::new(types, tree_len),
             data,
             tree_len,
@@ -397,7 +399,7 @@ impl<'a> Layout<'a> {
             Cursor::Desc(index) => self.desc_node(index),
             Cursor::ChainColumn { level, index } => {
                 let chain = self.tree_len + level;
-                let [kind_word, _, size] = self.types.desc(chain).unwrap_or([0; 3]);
+                let [kind_word, _, size] = self.all.get(chain).unwrap_or([0; 3]);
                 // Layout::new checked the chain: counts multiply without overflow.
                 let len = usize::try_from(size).map_err(|_| self.too_big(chain))?;
                 let first = index.checked_mul(size).ok_or_else(|| self.too_big(chain))?;
@@ -479,7 +481,7 @@ impl<'a> Layout<'a> {
     /// The children of a column whose elements are chain level `level`, from element `first`.
     fn chain_children(&self, level: usize, first: u64) -> Result<Children> {
         let chain = self.tree_len + level;
-        let [kind_word, _, size] = self.types.desc(chain).ok_or_else(|| self.too_big(chain))?;
+        let [kind_word, _, size] = self.all.get(chain).ok_or_else(|| self.too_big(chain))?;
         match Kind::from_number(kind_word & !COMPRESSED) {
             Some(Kind::Column) => Ok(Children::ChainColumns { level, first }),
             Some(kind) => {
