@@ -9,7 +9,7 @@ use super::fraction::{self, Fraction, FRACTION_TOKEN};
 use super::layout::{
     integer_too_wide, Mode, Output, Shape, Target, COLUMN, HEAD_SLACK, MAX_HINT_RESERVE,
 };
-use super::ser_compound::{MapMode, MapSerializer, SeqSerializer};
+use super::ser_compound::{MapMode, MapSerializer, Phase, SeqSerializer};
 use super::wire::Kind;
 use super::words::Words;
 use super::TypedColumns;
@@ -99,9 +99,8 @@ impl<'a> ValueSerializer<'a> {
         Ok(SeqSerializer {
             out: self.out,
             frame,
-            unknown: len.is_none(),
+            phase: Phase::start(len),
             depth,
-            written: 0,
         })
     }
 

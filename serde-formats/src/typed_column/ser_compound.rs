@@ -12,48 +12,89 @@ pub struct SeqSerializer<'a> {
     pub(super) out: &'a mut Output,
     /// This column's index in the output's frame stack.
     pub(super) frame: usize,
-    /// No length hint: elements go through scratch outputs.
-    pub(super) unknown: bool,
+    /// Where the column is in its life: the first two elements size it, the rest only write.
+    pub(super) phase: Phase,
     /// How many Columns enclose the elements, this one included.
     pub(super) depth: usize,
-    /// Elements written so far.
-    pub(super) written: usize,
+}
+
+/// What [`SeqSerializer`] does before writing the next element. One compare per element in the
+/// steady state, and no store: a `Vec<f64>` pays this for every float.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Phase {
+    /// No length hint: elements go through scratch outputs.
+    Unknown,
+    /// The next element is the first of a column of at least [`EXPECT_FROM`] elements.
+    First,
+    /// The next element is the second, which sizes the rest of a column of at least
+    /// [`EXPECT_FROM`] elements.
+    Second,
+    /// Every later element.
+    Steady,
+}
+
+impl Phase {
+    /// The phase a column of `len` elements opens in: a short one (a struct's fields) writes
+    /// from the start.
+    pub(super) fn start(len: Option<usize>) -> Self {
+        match len {
+            None => Phase::Unknown,
+            Some(len) if len >= EXPECT_FROM => Phase::First,
+            Some(_) => Phase::Steady,
+        }
+    }
 }
 
 /// Columns at least this long make room for all their elements after their second one.
 const EXPECT_FROM: usize = 64;
 
 impl SeqSerializer<'_> {
-    #[inline]
+    #[inline(always)]
     pub(super) fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        if self.unknown {
-            let mut scratch = self.out.scratch(vec![0; 3]);
-            let result = value.serialize(ValueSerializer {
-                out: &mut scratch,
-                target: Target::Slot(0),
-                depth: self.depth,
-            });
-            self.out.data = std::mem::take(&mut scratch.data);
-            result?;
-            if let Mode::Unknown { trees } = &mut self.out.frames[self.frame].mode {
-                trees.push(scratch.types.into_vec());
-            }
-            return Ok(());
+        if self.phase != Phase::Steady {
+            return self.first_elements(value);
         }
-        self.written += 1;
-        if self.written == 2 {
-            // The second element (the first may have reserved this column's slots) sizes the rest.
-            let len = self.out.frames[self.frame].len;
-            if len >= EXPECT_FROM {
+        self.serialize_element(value)
+    }
+
+    /// The elements before the steady state: those of a column without a length hint, and the
+    /// first two of one with a hint.
+    #[inline(never)]
+    fn first_elements<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        match self.phase {
+            Phase::Unknown => self.unknown_element(value),
+            Phase::First => {
+                self.phase = Phase::Second;
+                self.serialize_element(value)
+            }
+            Phase::Second | Phase::Steady => {
+                self.phase = Phase::Steady;
+                // The second element (the first may have reserved this column's slots) sizes
+                // the rest.
+                let len = self.out.frames[self.frame].len;
                 let before = (self.out.types.byte_len(), self.out.data.len());
                 self.serialize_element(value)?;
                 let types = self.out.types.byte_len().saturating_sub(before.0);
                 let data = self.out.data.len().saturating_sub(before.1);
                 self.out.expect(len - 2, types, data);
-                return Ok(());
+                Ok(())
             }
         }
-        self.serialize_element(value)
+    }
+
+    fn unknown_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        let mut scratch = self.out.scratch(vec![0; 3]);
+        let result = value.serialize(ValueSerializer {
+            out: &mut scratch,
+            target: Target::Slot(0),
+            depth: self.depth,
+        });
+        self.out.data = std::mem::take(&mut scratch.data);
+        result?;
+        if let Mode::Unknown { trees } = &mut self.out.frames[self.frame].mode {
+            trees.push(scratch.types.into_vec());
+        }
+        Ok(())
     }
 
     #[inline]
