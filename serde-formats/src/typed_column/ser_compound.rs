@@ -76,7 +76,7 @@ impl SeqSerializer<'_> {
                 self.serialize_element(value)?;
                 let types = self.out.types.byte_len().saturating_sub(before.0);
                 let data = self.out.data.len().saturating_sub(before.1);
-                self.out.expect(len - 2, types, data);
+                self.out.expect(len.saturating_sub(2), types, data);
                 Ok(())
             }
         }
