@@ -80,6 +80,7 @@ pub(super) struct Frame {
 }
 
 #[derive(Debug)]
+#[repr(u8)]
 pub(super) enum Mode {
     /// All elements so far have `shape`; nothing reserved, only data written from `data_start`.
     Uniform {

@@ -50,13 +50,19 @@ impl<'a> ValueSerializer<'a> {
                 }
             }
         }
-        self.atom_slow(kind, bytes)
+        Self::atom_slow(self.out, self.target, kind, bytes)
     }
 
-    /// The first atom of a column, or an atom that does not continue a uniform run.
+    /// The first atom of a column, or an atom that does not continue a uniform run. Takes the
+    /// parts it needs rather than `self`, so that they go in registers: the caller then builds
+    /// no serializer in memory for every atom.
     #[inline(never)]
-    pub(super) fn atom_slow<const N: usize>(self, kind: Kind, bytes: [u8; N]) -> Result<()> {
-        let ValueSerializer { out, target, .. } = self;
+    fn atom_slow<const N: usize>(
+        out: &mut Output,
+        target: Target,
+        kind: Kind,
+        bytes: [u8; N],
+    ) -> Result<()> {
         if let Target::Element(index) = target {
             let frame = &mut out.frames[index];
             if let Mode::Uniform {
