@@ -80,8 +80,7 @@ pub(super) struct Frame {
 }
 
 /// How an open column places its elements. `repr(u8)`: every atom reads the tag, which is then
-/// a byte to compare rather than a niche
-/// decoded from a `Vec`'s capacity.
+/// a byte to compare rather than a niche decoded from a `Vec`'s capacity.
 #[derive(Debug)]
 #[repr(u8)]
 pub(super) enum Mode {
