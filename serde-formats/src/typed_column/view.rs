@@ -75,6 +75,7 @@ impl<'a> View<'a> {
         Ok(View { layout, node })
     }
 
+    #[inline]
     fn at(&self, cursor: Cursor) -> Option<View<'a>> {
         // Cannot fail: validate checked every description this cursor can reach.
         let node = self.layout.node(cursor).ok()?;
@@ -85,11 +86,13 @@ impl<'a> View<'a> {
     }
 
     /// The kind of this value.
+    #[inline]
     pub fn kind(&self) -> Kind {
         self.node.kind()
     }
 
     /// The number of children of a column; 0 for an atom.
+    #[inline]
     pub fn len(&self) -> usize {
         match self.node {
             Node::Column { len, .. } => len,
@@ -98,11 +101,13 @@ impl<'a> View<'a> {
     }
 
     /// True for an empty column and for every atom.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// Child `index` of a column.
+    #[inline]
     pub fn get(&self, index: usize) -> Option<View<'a>> {
         match self.node {
             Node::Column { len, children, .. } if index < len => self.at(children.child(index)),
@@ -111,6 +116,7 @@ impl<'a> View<'a> {
     }
 
     /// The children of a column, in order (nothing for an atom).
+    #[inline]
     pub fn iter(&self) -> Iter<'a> {
         let (len, children) = match self.node {
             Node::Column { len, children, .. } => (len, children),
@@ -125,6 +131,7 @@ impl<'a> View<'a> {
     }
 
     /// The value of a Boolean.
+    #[inline]
     pub fn as_bool(&self) -> Option<bool> {
         match self.node {
             Node::Boolean(value) => Some(value),
@@ -133,6 +140,7 @@ impl<'a> View<'a> {
     }
 
     /// The value of a Fraction.
+    #[inline]
     pub fn as_fraction(&self) -> Option<Fraction> {
         match self.node {
             Node::Fraction(fraction) => Some(fraction),
@@ -141,6 +149,7 @@ impl<'a> View<'a> {
     }
 
     /// The value of a Fraction that is an integer fitting `i64`.
+    #[inline]
     pub fn as_i64(&self) -> Option<i64> {
         self.as_fraction()?
             .to_integer()
@@ -148,6 +157,7 @@ impl<'a> View<'a> {
     }
 
     /// The value of a Float, or a Fraction converted to the nearest `f64`.
+    #[inline]
     pub fn as_f64(&self) -> Option<f64> {
         match self.node {
             Node::Float(value) => Some(value),
@@ -157,6 +167,7 @@ impl<'a> View<'a> {
     }
 
     /// The text of a String, borrowed from the data.
+    #[inline]
     pub fn as_str(&self) -> Option<&'a str> {
         match self.node {
             // SAFETY: `validate` checked the bytes of every String description of this layout
@@ -209,6 +220,7 @@ impl fmt::Debug for View<'_> {
 impl<'a> IntoIterator for View<'a> {
     type Item = View<'a>;
     type IntoIter = Iter<'a>;
+    #[inline]
     fn into_iter(self) -> Iter<'a> {
         self.iter()
     }
@@ -226,6 +238,7 @@ pub struct Iter<'a> {
 impl<'a> Iterator for Iter<'a> {
     type Item = View<'a>;
 
+    #[inline]
     fn next(&mut self) -> Option<View<'a>> {
         if self.index == self.len {
             return None;
@@ -235,6 +248,7 @@ impl<'a> Iterator for Iter<'a> {
         child
     }
 
+    #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
         let left = self.len - self.index;
         (left, Some(left))
