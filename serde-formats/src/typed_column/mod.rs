@@ -140,10 +140,11 @@
 //! # Speed
 //!
 //! `cargo bench -p serde-formats --bench typed_column structs_100k` (100k structs of a `u32`,
-//! two `f64`, a `String` and a `bool`; criterion medians on a loaded 2-core machine, speed
-//! relative to serde_json in the same run, ranges over four runs): [`to_bytes`] 1.3–2.0×
-//! `serde_json::to_vec`, [`to_columns`] 1.8–2.8×; [`from_bytes`] 1.9–2.6× and
-//! [`from_columns`] 2.5–2.6× `serde_json::from_slice`. The framed output is 2.0× JSON's size: 18 type words (144 bytes)
+//! two `f64`, a `String` and a `bool`; criterion medians on a 2-core machine at load about 1,
+//! speed relative to serde_json in the same run, ranges over three runs): [`to_bytes`]
+//! 1.9–2.1× `serde_json::to_vec`, [`to_columns`] 2.0–2.2×; [`from_bytes`] 3.0–3.2× and
+//! [`from_columns`] 3.0–3.2× `serde_json::from_slice`. On a loaded machine the read ratios
+//! drop to 1.9–2.6×. The framed output is 2.0× JSON's size: 18 type words (144 bytes)
 //! per struct, its own description and one per field, against 44 data bytes.
 //!
 //! On the read side (callgrind) a struct costs about 960 instructions against serde_json's
@@ -152,12 +153,12 @@
 //! path, taken for anything unusual, reports the errors) and the tree check, kept as one run of
 //! claims while columns' children follow each other.
 //!
-//! Where the write time goes: per struct about 775 instructions against serde_json's 1,440
+//! Where the write time goes: per struct about 720 instructions against serde_json's 1,440
 //! (callgrind), of which opening the struct's column (its slot in the parent, five reserved
 //! descriptions, a frame) is about 230 and each field about 60. An element pays one compare
 //! for its column's phase: only the first two elements of a long column size the arrays, and a
 //! short column (a struct's fields) starts past that phase; an ordinary `Vec<f64>` costs about
-//! 67 instructions per float, the copy into the frame included. The rest is memory: every byte
+//! 57 instructions per float, the copy into the frame included. The rest is memory: every byte
 //! of the output lands in freshly allocated pages, and faulting those in costs as much as
 //! writing them on the machines we measure. So the arrays are sized once from a long column's
 //! second element, with a quarter to spare (an underestimate meant one more copy of the whole
