@@ -25,13 +25,11 @@
 //! Sequences and maps without a length hint serialize each element into a scratch type array
 //! (sharing the data array) and splice them in at the end, relocating child offsets.
 
-use super::wire::{Kind, COMPRESSED};
+use super::wire::{Kind, COLUMN, COMPRESSED};
 use super::words::Words;
 use super::DEFAULT_DEPTH_LIMIT;
 use crate::error::{Error, ErrorKind, Result};
 use crate::limits::{too_deep, Nesting};
-
-pub(super) const COLUMN: u64 = Kind::Column.number();
 
 /// Caps how much data capacity a length hint may make us reserve up front.
 pub(super) const MAX_HINT_RESERVE: usize = 1 << 28;

@@ -6,11 +6,9 @@
 use serde::ser::{self, Serialize};
 
 use super::fraction::{self, Fraction, FRACTION_TOKEN};
-use super::layout::{
-    integer_too_wide, Mode, Output, Shape, Target, COLUMN, HEAD_SLACK, MAX_HINT_RESERVE,
-};
+use super::layout::{integer_too_wide, Mode, Output, Shape, Target, HEAD_SLACK, MAX_HINT_RESERVE};
 use super::ser_compound::{MapMode, MapSerializer, Phase, SeqSerializer};
-use super::wire::Kind;
+use super::wire::{Kind, COLUMN};
 use super::words::Words;
 use super::TypedColumns;
 use crate::dense::{BlockSink, BlockWriter, ElementKind};

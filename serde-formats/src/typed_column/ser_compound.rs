@@ -3,8 +3,9 @@
 
 use serde::ser::{self, Serialize};
 
-use super::layout::{length_mismatch, Mode, Output, Target, COLUMN};
+use super::layout::{length_mismatch, Mode, Output, Target};
 use super::ser::ValueSerializer;
+use super::wire::COLUMN;
 use crate::error::{Error, ErrorKind, Result};
 
 /// Writes the elements of a column: sequences, tuples, structs and variant payloads.

@@ -13,9 +13,9 @@ use crate::error::{Error, ErrorKind, Position, Result};
 /// The top bit of a kind word: set on compressed descriptions.
 pub(crate) const COMPRESSED: u64 = 1 << 63;
 
-/// Kind words, for matching descriptions.
+/// Kind words, for matching and writing descriptions.
 const STRING: u64 = Kind::String.number();
-const COLUMN: u64 = Kind::Column.number();
+pub(crate) const COLUMN: u64 = Kind::Column.number();
 
 /// The kind of a value: the low bits of the first word of a type description.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
