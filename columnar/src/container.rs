@@ -572,12 +572,18 @@ impl<T> Rows<T> {
     /// # Errors
     /// [`ErrorKind::ColumnLengthMismatch`] past the expected count,
     /// [`ErrorKind::RunCountTooLarge`] when the rows cannot be allocated.
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, row: T) -> Result<()> {
         if self.rows.len() == self.rows.capacity() {
             self.grow()?;
         }
-        self.rows.push(row);
+        let len = self.rows.len();
+        // SAFETY: `grow` left room for one more row (len < capacity), so the slot at `len`
+        // is allocated and unused; writing it and then counting it is what `Vec::push` does.
+        unsafe {
+            self.rows.as_mut_ptr().add(len).write(row);
+            self.rows.set_len(len + 1);
+        }
         Ok(())
     }
 
@@ -634,4 +640,45 @@ impl<T> Rows<T> {
 /// through another.
 pub fn de_error<E: de::Error>(err: Error) -> E {
     wire::de_column_error(err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Rows;
+    use crate::ErrorKind;
+
+    #[test]
+    fn rows_grow_past_their_hint() {
+        let mut rows = Rows::with_hint(None, 2);
+        let expected: Vec<String> = (0..200).map(|i| format!("row {i}")).collect();
+        for row in &expected {
+            rows.push(row.clone()).unwrap();
+        }
+        assert_eq!(rows.finish().unwrap(), expected);
+    }
+
+    #[test]
+    fn rows_of_a_zero_sized_type() {
+        let mut rows = Rows::with_hint(None, 0);
+        for _ in 0..1000 {
+            rows.push(()).unwrap();
+        }
+        assert_eq!(rows.finish().unwrap().len(), 1000);
+    }
+
+    #[test]
+    fn a_row_past_the_keys_is_a_mismatch() {
+        let mut rows = Rows::new(Some(2));
+        rows.push(1u8).unwrap();
+        rows.push(2u8).unwrap();
+        // Checked when the rows would grow past the keys' count, and at the end.
+        rows.push(3u8).unwrap();
+        assert_eq!(
+            rows.finish().unwrap_err().kind(),
+            ErrorKind::ColumnLengthMismatch
+        );
+        let mut rows = Rows::new(Some(2));
+        let err = (0..100).find_map(|row| rows.push(row).err()).unwrap();
+        assert_eq!(err.kind(), ErrorKind::ColumnLengthMismatch);
+    }
 }

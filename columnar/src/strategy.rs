@@ -266,7 +266,7 @@ pub struct BoolRleColumnIter<'de, T>(BoolRleIter<'de>, PhantomData<fn() -> T>);
 
 impl<T: BoolRleable> Iterator for BoolRleColumnIter<'_, T> {
     type Item = Result<T>;
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Option<Result<T>> {
         self.0.next().map(|value| value.map(T::from_bool))
     }
@@ -360,7 +360,7 @@ pub struct Unwrapped<I>(I);
 
 impl<T, I: Iterator<Item = Result<Borrowed<T>>>> Iterator for Unwrapped<I> {
     type Item = Result<T>;
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Option<Result<T>> {
         self.0.next().map(|value| value.map(|value| value.0))
     }
@@ -422,7 +422,7 @@ pub struct Converted<I>(I);
 
 impl<W: Wrapper, I: Iterator<Item = Result<W>>> Iterator for Converted<I> {
     type Item = Result<W::Value>;
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Option<Self::Item> {
         self.0.next().map(|value| value.map(Wrapper::into_value))
     }
