@@ -480,6 +480,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
                     ser: self,
                     announced: Some(len),
                     count: 0,
+                    steady: false,
                 })
             }
             // The count comes first, so an unsized sequence is encoded aside.
@@ -488,6 +489,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
                 ser: self,
                 announced: None,
                 count: 0,
+                steady: false,
             }),
         }
     }

@@ -44,6 +44,9 @@ pub struct SeqCompound<'a, O> {
     pub(super) scratch: Option<Serializer<Vec<u8>>>,
     pub(super) announced: Option<usize>,
     pub(super) count: usize,
+    /// The count is written and the output sized from the first element: every further
+    /// element goes straight to the output, the one path inlined into the caller's loop.
+    pub(super) steady: bool,
 }
 
 /// At most this many bytes per element are reserved from the first element's size: enough
@@ -57,7 +60,6 @@ impl<O: Output> SeqCompound<'_, O> {
     /// The first element of a sequence of known length: its size times the count is what the
     /// whole sequence likely needs, so the output grows once instead of doubling its way up
     /// (a `Vec<f64>` of 1M would otherwise be copied about 3 times while growing).
-    #[inline(never)]
     fn first_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         let before = self.ser.written();
         self.ser.element(value)?;
@@ -66,7 +68,18 @@ impl<O: Output> SeqCompound<'_, O> {
         self.ser
             .out
             .reserve(size.saturating_mul(rest).min(MAX_RESERVE));
+        self.steady = true;
         Ok(())
+    }
+
+    /// An element of a sequence of unknown length (encoded aside), or the first of one of
+    /// known length.
+    #[inline(never)]
+    fn unsteady_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        match &mut self.scratch {
+            Some(scratch) => scratch.element(value),
+            None => self.first_element(value),
+        }
     }
 }
 
@@ -77,11 +90,10 @@ impl<O: Output> ser::SerializeSeq for SeqCompound<'_, O> {
     #[inline]
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         self.count += 1;
-        match &mut self.scratch {
-            Some(scratch) => scratch.element(value),
-            None if self.count == 1 => self.first_element(value),
-            None => self.ser.element(value),
+        if self.steady {
+            return self.ser.element(value);
         }
+        self.unsteady_element(value)
     }
 
     fn end(self) -> Result<()> {
