@@ -556,6 +556,25 @@ mod tests {
             }
         }
         assert_eq!(to_bytes(&Liar).unwrap_err().kind(), ErrorKind::Message);
+
+        // More elements than announced: the ones past the first are counted too.
+        struct Boaster;
+        impl Serialize for Boaster {
+            fn serialize<S: ser::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+                use serde::ser::SerializeSeq;
+                let mut seq = s.serialize_seq(Some(2))?;
+                for value in [1u8, 2, 3] {
+                    seq.serialize_element(&value)?;
+                }
+                seq.end()
+            }
+        }
+        let err = to_bytes(&Boaster).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Message);
+        assert!(
+            err.to_string().contains("announced 2 elements but gave 3"),
+            "{err}"
+        );
     }
 
     #[test]
