@@ -1,6 +1,11 @@
 //! dynd against bincode 2 (serde, standard config), borsh and postcard on a log-like and a
 //! mesh-like dataset, and `Vec<f64>` against a plain memcpy of the same number of bytes.
 //!
+//! `borsh_shifted` is borsh writing after a few pad bytes, so that its elements sit at the same
+//! address modulo 8 as DyND's (DyND's count is a 1-3 byte LEB128, borsh's a 4-byte integer):
+//! the difference between `borsh` and `borsh_shifted` is what alignment alone costs, and
+//! `borsh_shifted` against `dynd` is the serializer's own cost on equal footing.
+//!
 //! Run: `cargo bench -p serde-formats --bench dynd -- --warm-up-time 1 --measurement-time 3`
 
 mod common;
@@ -113,6 +118,7 @@ where
     group.bench_function("borsh", |b| {
         b.iter(|| borsh::to_vec(black_box(data)).unwrap())
     });
+    borsh_shifted(&mut group, data, &dynd_bytes);
     group.bench_function("postcard", |b| {
         b.iter(|| postcard::to_allocvec(black_box(data)).unwrap())
     });
@@ -145,6 +151,24 @@ where
     group.finish();
 }
 
+/// borsh's bytes after pad bytes that put its elements at DyND's addresses modulo 8 (see the
+/// module docs): `pad + 4 ≡ count width (mod 8)`.
+fn borsh_shifted<T: BorshSerialize>(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    data: &Vec<T>,
+    dynd_bytes: &[u8],
+) {
+    let count_width = dynd_bytes.iter().take_while(|&&b| b & 0x80 != 0).count() + 1;
+    let pad = (count_width + 4) % 8;
+    group.bench_function("borsh_shifted", |b| {
+        b.iter(|| {
+            let mut out = vec![0u8; pad];
+            borsh::to_writer(&mut out, black_box(data)).unwrap();
+            out
+        })
+    });
+}
+
 /// memcpy of the same bytes: into a reused buffer ("memcpy", warm) and into a fresh `Vec`
 /// ("memcpy_fresh", paying the allocation and page faults as `to_bytes` does).
 fn memcpy_into(group: &mut BenchmarkGroup<'_, WallTime>, source: &[u8]) {
@@ -171,6 +195,10 @@ fn floats(c: &mut Criterion) {
     group.bench_function("dynd_dense", |b| {
         b.iter(|| dynd::to_bytes(&DenseSlice(black_box(&data[..]))).unwrap())
     });
+    group.bench_function("borsh", |b| {
+        b.iter(|| borsh::to_vec(black_box(&data)).unwrap())
+    });
+    borsh_shifted(&mut group, &data, &bytes);
     memcpy_into(&mut group, &raw);
     group.finish();
 

@@ -23,6 +23,7 @@ use std::time::SystemTime;
 const PEERS: &[(&str, &str)] = &[
     ("memcpy", "memcpy"),
     ("borsh", "borsh"),
+    ("borsh_shifted", "borsh, DyND's alignment"),
     ("bincode", "bincode 2"),
     ("postcard", "postcard"),
     ("rmp-serde", "rmp-serde"),
