@@ -4,7 +4,7 @@ use std::any::type_name;
 
 use serde::ser::{self, Serialize};
 
-use super::option::{no_type_name, OptionKind, Sentinel, TypeName};
+use super::option::{is_scalar, no_type_name, OptionKind, Sentinel, TypeName};
 use super::ser_compound::{Compound, MapCompound, SeqCompound};
 use super::{zero_sized_exceeded, DEFAULT_DEPTH_LIMIT, DEFAULT_ZERO_SIZED_LIMIT};
 use crate::dense::{BlockSink, BlockWriter, ElementKind};
@@ -89,7 +89,9 @@ impl<O: Output> Serializer<O> {
     /// As [`to_bytes`](super::to_bytes).
     #[inline(always)]
     pub fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.hint = type_name::<T>;
+        if !is_scalar::<T>() {
+            self.hint = type_name::<T>;
+        }
         value.serialize(self)
     }
 
@@ -120,8 +122,11 @@ impl<O: Output> Serializer<O> {
     /// passes here passes there.
     #[inline(always)]
     pub(super) fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        // For a `Vec` sink the mark is its length, which stays in a register: a value of
-        // fixed size makes this check fold away.
+        // A scalar always takes bytes. For a `Vec` sink the mark is its length, which stays in
+        // a register: other values of fixed size make the check fold away.
+        if is_scalar::<T>() {
+            return self.serialize_value(value);
+        }
         let before = self.mark();
         self.serialize_value(value)?;
         if self.mark() == before {
@@ -535,6 +540,64 @@ mod tests {
         fn serialize<S: ser::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
             s.collect_seq(self.0.iter().filter(|_| true))
         }
+    }
+
+    /// A field that writes a missing value through `serialize_with`: not a std `Option`.
+    fn missing<S: ser::Serializer>(_: &u8, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_none()
+    }
+
+    #[derive(serde::Serialize)]
+    struct ScalarsBetweenOptions {
+        tagged: Option<String>,
+        count: u64,
+        small: Option<u8>,
+        name: &'static str,
+        ratio: Option<f64>,
+        flag: bool,
+    }
+
+    #[derive(serde::Serialize)]
+    struct MissingAfterScalar {
+        present: Option<u64>,
+        count: u64,
+        #[serde(serialize_with = "missing")]
+        custom: u8,
+    }
+
+    #[test]
+    fn options_after_scalar_fields_keep_their_own_kind() {
+        // Scalars do not record their type, so each option must still be classified by its
+        // own: tag 00 for the string, u8::MAX for the u8, the NA float64 bits for the f64.
+        let value = ScalarsBetweenOptions {
+            tagged: None,
+            count: 7,
+            small: None,
+            name: "",
+            ratio: None,
+            flag: true,
+        };
+        let mut expected = vec![0x00];
+        expected.extend_from_slice(&7u64.to_le_bytes());
+        expected.push(0xff);
+        expected.push(0x00);
+        expected.extend_from_slice(&super::super::NA_FLOAT64_BITS.to_le_bytes());
+        expected.push(0x01);
+        assert_eq!(to_bytes(&value).unwrap(), expected);
+    }
+
+    #[test]
+    fn a_missing_value_after_a_scalar_field_is_still_refused() {
+        // `count` comes between the std option and the custom field: the type the custom
+        // field's `serialize_none` sees must be its own, not `Option<u64>`'s.
+        let value = MissingAfterScalar {
+            present: Some(1),
+            count: 2,
+            custom: 3,
+        };
+        let err = to_bytes(&value).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Unsupported, "{err}");
+        assert!(err.to_string().contains("not a std Option"), "{err}");
     }
 
     #[test]
