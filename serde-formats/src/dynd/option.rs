@@ -23,9 +23,9 @@ pub(crate) fn no_type_name() -> &'static str {
 }
 
 /// Whether `T` is a primitive whose serde impl writes at least one byte and never a missing
-/// value: `bool`, the integer and float primitives, `char`, `str`, `&str` and `String`. For
-/// these the serializer skips remembering the type (only `serialize_none` reads it) and the
-/// check for an element that took no bytes, about 30 of a log record's 200 instructions.
+/// value: `bool`, the integer and float primitives, `char`, `str`, `&str` and `String`. As
+/// fields and elements, these skip remembering the type (only `serialize_none` reads it) and
+/// the check for an element that took no bytes, about 30 of a log record's 200 instructions.
 /// `type_name` is a constant, so each instantiation folds to `true` or `false`.
 #[inline(always)]
 pub(crate) fn is_scalar<T: ?Sized>() -> bool {

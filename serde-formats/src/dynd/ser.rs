@@ -89,9 +89,7 @@ impl<O: Output> Serializer<O> {
     /// As [`to_bytes`](super::to_bytes).
     #[inline(always)]
     pub fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        if !is_scalar::<T>() {
-            self.hint = type_name::<T>;
-        }
+        self.hint = type_name::<T>;
         value.serialize(self)
     }
 
@@ -122,10 +120,12 @@ impl<O: Output> Serializer<O> {
     /// passes here passes there.
     #[inline(always)]
     pub(super) fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        // A scalar always takes bytes. For a `Vec` sink the mark is its length, which stays in
-        // a register: other values of fixed size make the check fold away.
+        // A scalar always takes bytes and never writes a missing value: no type to remember
+        // (`serialize_none` is reached only through a value that is not a scalar, which records
+        // its own), nothing to count. For a `Vec` sink the mark is its length, which stays in a
+        // register: other values of fixed size make the check below fold away.
         if is_scalar::<T>() {
-            return self.serialize_value(value);
+            return value.serialize(self);
         }
         let before = self.mark();
         self.serialize_value(value)?;
