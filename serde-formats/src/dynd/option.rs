@@ -4,8 +4,9 @@
 //! `serialize_none()` for a missing value: no value to probe and no type. But every value reaches
 //! the serializer through a generic call (`to_bytes::<T>`, `serialize_field::<T>`,
 //! `serialize_element::<T>`, `serialize_some::<T>`, ...), where [`std::any::type_name`] tells
-//! its static type. The serializer remembers the name of the value it is about to serialize and
-//! `serialize_none` / `serialize_some` classify it here. The deserializer must choose before it
+//! its static type. The serializer remembers the name of the value it is about to serialize
+//! (except for fields and elements that are scalars, see [`is_scalar`], which never write a
+//! missing value) and `serialize_none` / `serialize_some` classify it here. The deserializer must choose before it
 //! reads a byte (the bytes `00` mean "int8 0" under a sentinel and "missing" under a tag), and
 //! does the same with the name of the visitor's `Value` in `deserialize_option`, which is
 //! `Option<P>` for every std `Option`. Both sides therefore follow one rule on Rust types:
