@@ -80,6 +80,10 @@ pub(super) struct Index {
     root: Option<Root>,
     block_size: u64,
     trivial_size: u64,
+    /// One past the last entry that is indexed or larger than the trivial size (0 if none): a
+    /// container has such a child when this is past its first child's entry. Kept as entries
+    /// are pushed, so that closing a long array of small values need not scan them for one.
+    big_until: usize,
 }
 
 #[cold]
@@ -102,6 +106,7 @@ impl Index {
             root: None,
             block_size,
             trivial_size,
+            big_until: 0,
         }
     }
 
@@ -114,11 +119,15 @@ impl Index {
         self.root = None;
         self.block_size = block_size;
         self.trivial_size = trivial_size;
+        self.big_until = 0;
     }
 
     /// Records a value known by its span (a scalar, or a container not yet decided).
     #[inline]
     pub(super) fn leaf(&mut self, start: u64, end: u64) {
+        if end - start > self.trivial_size {
+            self.big_until = self.entries.len() + 1;
+        }
         self.entries.push(Entry {
             start,
             end,
@@ -220,11 +229,15 @@ impl Index {
         let start = open.start;
         let size = end - start;
         let children = &self.entries[open.entries..];
-        let trivial_size = self.trivial_size;
-        let indexed = size >= self.block_size
-            && children
+        let has_big_child = self.big_until > open.entries;
+        debug_assert_eq!(
+            has_big_child,
+            children
                 .iter()
-                .any(|c| c.indexed() || c.end - c.start > trivial_size);
+                .any(|c| c.indexed() || c.end - c.start > self.trivial_size),
+            "big_until disagrees with the children"
+        );
+        let indexed = size >= self.block_size && has_big_child;
         if indexed {
             if root && open.entries == 0 {
                 self.root = Some(Root {
@@ -274,6 +287,8 @@ impl Index {
         }
         self.entries.truncate(open.entries);
         self.keys.truncate(open.keys);
+        // Its children go; the container's own entry, pushed next, is large if one of them was.
+        self.big_until = self.big_until.min(open.entries);
         self.leaf(start, end);
     }
 
@@ -290,6 +305,7 @@ impl Index {
             key: 0,
             meta: INDEXED,
         });
+        self.big_until = self.entries.len();
     }
 
     /// Records the children of a container starting at data position `base` from their bytes
@@ -403,14 +419,17 @@ pub(super) fn group_into_blocks(
         return;
     };
     let mut block_start = first_start;
+    // A block ends with the first value that reaches this position.
+    let mut limit = block_start.saturating_add(block_size);
     let mut count = 0u64;
     let mut block_end = first_start;
     for (_, end) in spans {
         count += 1;
         block_end = end;
-        if end >= block_start.saturating_add(block_size) {
+        if end >= limit {
             blocks.push([count, block_start, end]);
             block_start = end;
+            limit = end.saturating_add(block_size);
             count = 0;
         }
     }
@@ -495,6 +514,52 @@ mod tests {
         let mut blocks = Vec::new();
         group_into_blocks(children, 18, &mut blocks);
         assert_eq!(blocks, vec![[2, 3, 21], [2, 21, 39], [1, 39, 48]]);
+    }
+
+    /// An array at 0 (block size 100, trivial size 10) of a 4-byte value, a map at 5 ending at
+    /// `map_end` whose one value fills it, and 12 floats: it is indexed (`root` set) only if
+    /// the map is large; otherwise its children are all trivial and it is cut into blocks.
+    fn array_after_a_map(map_end: u64) -> Index {
+        let mut index = Index::new(100, 10);
+        let outer = index.open(0, false);
+        index.leaf(1, 5);
+        let map = index.open(5, true);
+        index.leaf(7, map_end);
+        index.close(&map, map_end, false);
+        for i in 0..12 {
+            index.leaf(map_end + 9 * i, map_end + 9 + 9 * i);
+        }
+        index.close(&outer, map_end + 108, true);
+        index
+    }
+
+    /// A large child counts after its container closed as a leaf; trivial children alone make
+    /// block lists, and a block list counts as large for its parent.
+    #[test]
+    fn large_children_are_tracked_through_closed_containers() {
+        // A 25-byte map: large, so the array is indexed, with an entry per child.
+        let indexed = array_after_a_map(30);
+        assert!(indexed.root.is_some());
+        assert_eq!(indexed.entries.len(), 14);
+        // A 7-byte map: the array is a block list, one indexed entry.
+        let blocks = array_after_a_map(12);
+        assert!(blocks.root.is_none());
+        assert_eq!((blocks.entries.len(), blocks.big_until), (1, 1));
+        assert!(blocks.entries[0].indexed());
+
+        // A block list inside an array makes that array indexed.
+        let mut index = Index::new(100, 10);
+        let outer = index.open(0, false);
+        let list = index.open(1, false);
+        for i in 0..20 {
+            index.leaf(2 + 9 * i, 11 + 9 * i);
+        }
+        assert_eq!(index.big_until, 0);
+        index.close(&list, 182, false);
+        assert!(index.root.is_none());
+        index.leaf(182, 183);
+        index.close(&outer, 183, true);
+        assert!(index.root.is_some());
     }
 
     /// The worked example of docs/spec/toc-msgpack.md §5.3.
