@@ -338,7 +338,7 @@ impl<O: Sink> Writer<O> {
     }
 
     /// Writes a `&str` key of a map.
-    #[inline]
+    #[inline(always)]
     fn str_key(&mut self, key: &str) -> Result<()> {
         if key.len() < 32 {
             // A fixstr, as field names usually are: one piece for the sink and the key arena.
@@ -430,11 +430,13 @@ impl<'a, O: Sink> Compound<'a, O> {
         Ok(())
     }
 
+    #[inline]
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         self.count += 1;
         value.serialize(&mut *self.ser)
     }
 
+    #[inline]
     fn field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
         self.count += 1;
         self.ser.str_key(key)?;
@@ -445,6 +447,7 @@ impl<'a, O: Sink> Compound<'a, O> {
 }
 
 impl<'a, O: Sink> Writer<O> {
+    #[inline]
     fn compound(&'a mut self, len: Option<usize>, is_map: bool) -> Result<Compound<'a, O>> {
         self.begin(len, is_map)?;
         Ok(Compound {
@@ -478,6 +481,7 @@ impl<'a, O: Sink> Writer<O> {
 /// value, so each is written as its 64-bit widening.
 macro_rules! widen {
     ($($method:ident($ty:ty) => $wide:ident),* $(,)?) => {$(
+        #[inline]
         fn $method(self, v: $ty) -> Result<()> {
             self.$wide(v.into())
         }
@@ -510,6 +514,7 @@ impl<'a, O: Sink> ser::Serializer for &'a mut Writer<O> {
     type SerializeStruct = Compound<'a, O>;
     type SerializeStructVariant = Compound<'a, O>;
 
+    #[inline]
     fn serialize_bool(self, v: bool) -> Result<()> {
         self.scalar(encode::bool(v))
     }
@@ -522,6 +527,7 @@ impl<'a, O: Sink> ser::Serializer for &'a mut Writer<O> {
         serialize_u16(u16) => serialize_u64,
         serialize_u32(u32) => serialize_u64,
     );
+    #[inline]
     fn serialize_i64(self, v: i64) -> Result<()> {
         // Smallest encoding; non-negative values use the unsigned markers, as msglc's codec does.
         self.scalar(encode::sint(v))
@@ -538,6 +544,7 @@ impl<'a, O: Sink> ser::Serializer for &'a mut Writer<O> {
             ))
         }
     }
+    #[inline]
     fn serialize_u64(self, v: u64) -> Result<()> {
         self.scalar(encode::uint(v))
     }
@@ -550,6 +557,7 @@ impl<'a, O: Sink> ser::Serializer for &'a mut Writer<O> {
             )),
         }
     }
+    #[inline]
     fn serialize_f32(self, v: f32) -> Result<()> {
         if std::mem::take(&mut self.float32) {
             return self.scalar(encode::f32(v));
@@ -557,6 +565,7 @@ impl<'a, O: Sink> ser::Serializer for &'a mut Writer<O> {
         // msglc writes every float as float64.
         self.serialize_f64(f64::from(v))
     }
+    #[inline]
     fn serialize_f64(self, v: f64) -> Result<()> {
         self.scalar(encode::f64(v))
     }
@@ -564,20 +573,25 @@ impl<'a, O: Sink> ser::Serializer for &'a mut Writer<O> {
         let mut buf = [0u8; 4];
         self.serialize_str(v.encode_utf8(&mut buf))
     }
+    #[inline]
     fn serialize_str(self, v: &str) -> Result<()> {
         let head = encode::str_len(length(v.len(), "string")?);
         self.with_body(head, v.as_bytes())
     }
+    #[inline]
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
         let head = encode::bin_len(length(v.len(), "byte string")?);
         self.with_body(head, v)
     }
+    #[inline]
     fn serialize_none(self) -> Result<()> {
         self.serialize_unit()
     }
+    #[inline]
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
         value.serialize(self)
     }
+    #[inline]
     fn serialize_unit(self) -> Result<()> {
         self.scalar(encode::nil())
     }
@@ -623,18 +637,23 @@ impl<'a, O: Sink> ser::Serializer for &'a mut Writer<O> {
         self.value_written();
         self.end(Some(1), 1)
     }
+    #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a, O>> {
         self.compound(len, false)
     }
+    #[inline]
     fn serialize_tuple(self, len: usize) -> Result<Compound<'a, O>> {
         self.compound(Some(len), false)
     }
+    #[inline]
     fn serialize_tuple_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a, O>> {
         self.compound(Some(len), false)
     }
+    #[inline]
     fn serialize_map(self, len: Option<usize>) -> Result<Compound<'a, O>> {
         self.compound(len, true)
     }
+    #[inline]
     fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a, O>> {
         self.compound(Some(len), true)
     }
