@@ -198,6 +198,7 @@ impl<O: Sink> Writer<O> {
     }
 
     /// Opens a container of `len` children (`None`: unknown, buffered until its end).
+    #[inline]
     fn begin(&mut self, len: Option<usize>, is_map: bool) -> Result<()> {
         self.depth.enter(Nesting::Value)?;
         let start = self.data.pos;

@@ -27,12 +27,13 @@ use super::Config;
 /// `{"p": [start, end]}` node per record, as msglc writes it), so a file has ~1.5× the bytes
 /// of plain MessagePack. Measured with callgrind instruction counts (the shared machine's
 /// wall clock varies by ±50%), into a reused buffer, against rmp-serde's plain MessagePack:
-/// 1M small records (`benches/toc.rs`, shape B) take 898 instructions a record against 361
-/// (2.5×; 1,287 before small records were left unrecorded), and 1,000 lists of 10,000 `f64`
-/// (shape A) 513M instructions against 220M (603M while closing an array scanned its
+/// 1M small records (`benches/toc.rs`, shape B) take 560 instructions a record against 361
+/// (1.55×; 898 before the writer's serde entry points, field and container openings were
+/// inlined, 1,287 before small records were left unrecorded), and 1,000 lists of 10,000
+/// `f64` (shape A) 513M instructions against 220M (603M while closing an array scanned its
 /// children for a large one; the index now keeps track as they are added). On shape B the
-/// time is per-value work (heads, field names, the TOC's leaf per record), not allocation
-/// (README, "Benchmarks").
+/// time is per-value work (heads, field names, opening and closing each record, the TOC's
+/// leaf per record), not allocation (README, "Benchmarks").
 ///
 /// ```
 /// use serde_formats::toc::{self, Writer};
