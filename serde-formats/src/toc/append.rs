@@ -82,7 +82,9 @@ pub enum AppendStep {
 ///   removed (truncated) by the next [`Appender::open`]; a dropped, uncommitted `Appender`
 ///   removes what it wrote.
 /// - Two `Appender`s on one file exclude each other with an exclusive advisory lock
-///   (`File::try_lock`); msglc takes no lock, so do not append with both at once.
+///   (`File::try_lock`, retried for up to about 0.25 s, since a process being started by
+///   another thread briefly holds the lock of a file just closed); msglc takes no lock, so do
+///   not append with both at once.
 ///
 /// # Rules
 ///
@@ -149,7 +151,7 @@ impl Appender {
             .write(true)
             .open(path)
             .map_err(io)?;
-        file.try_lock().map_err(|err| {
+        lock_for_append(&file).map_err(|err| {
             Error::with_message(
                 ErrorKind::Io,
                 format_args!("cannot append to {}: {err}", path.display()),
@@ -464,6 +466,23 @@ fn create_empty(path: &Path, config: &Config) -> Result<()> {
         Err(err) if err.error.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
         Err(err) => Err(io(err.error)),
     }
+}
+
+/// Takes the file's exclusive lock, waiting up to about a quarter of a second for it. The lock
+/// of an `Appender` that just closed the file can outlive it for a moment: a process that
+/// another thread of the program is starting holds a copy of every open descriptor until it
+/// runs its program, and the lock is released only when the last copy closes. A lock still
+/// held after the wait is another appender's.
+fn lock_for_append(file: &File) -> std::result::Result<(), std::fs::TryLockError> {
+    let mut wait = std::time::Duration::from_millis(1);
+    for _ in 0..8 {
+        match file.try_lock() {
+            Err(std::fs::TryLockError::WouldBlock) => std::thread::sleep(wait),
+            done => return done,
+        }
+        wait *= 2;
+    }
+    file.try_lock()
 }
 
 /// Offset of the header's first field.

@@ -256,6 +256,23 @@ fn a_second_appender_is_locked_out() {
     Appender::open(&path).unwrap();
 }
 
+/// A lock held a moment longer than its appender, as by a descriptor a starting process
+/// copied, is waited for.
+#[test]
+fn a_lock_released_a_moment_later_is_waited_for() {
+    let old = combine_list(&[]).unwrap();
+    let (_dir, path) = setup(&old);
+    let holder = std::fs::File::open(&path).unwrap();
+    holder.lock().unwrap();
+    let release = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        drop(holder);
+    });
+    let appender = Appender::open(&path);
+    release.join().unwrap();
+    appender.unwrap().commit().unwrap();
+}
+
 #[test]
 fn appended_files_nest_combine_and_append_again() {
     let (_dir, path) = setup(b"");
