@@ -207,6 +207,7 @@ impl Output {
     }
 
     /// Appends `n` empty slots and returns the first.
+    #[inline]
     pub(super) fn reserve(&mut self, n: usize) -> Result<usize> {
         self.expand_dense_tail();
         let first = self.descs();
@@ -333,6 +334,7 @@ impl Output {
 
     /// Opens a column. As an element of uniform frame `parent` that still takes columns it opens
     /// uniform without a slot; otherwise it takes its place first.
+    #[inline]
     pub(super) fn open(&mut self, target: Target, len: Option<usize>) -> Result<usize> {
         let candidate = match (target, len) {
             (Target::Element(parent), Some(len)) if len > 0 => match &self.frames[parent].mode {
