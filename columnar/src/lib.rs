@@ -221,6 +221,19 @@
 //!   `serde_columnar`'s own derive output.
 //! - Decoders are strict where `serde_columnar` is lenient: see [`codec`] ("Canonical vs
 //!   accepted") and the decoders' docs (`take_n_finalize` refuses to stop inside a run).
+//!
+//! # Speed
+//!
+//! `cargo bench -p columnar-codec --bench table` encodes, decodes and iterates 1M rows of a
+//! change log (seven columns: Rle, DeltaRle, DeltaOfDelta and BoolRle, one `String`) with this
+//! crate and with `serde_columnar` 0.3.14 in the same run, after checking that the bytes are
+//! equal. Speed relative to `serde_columnar` on a shared 2-core machine: encode 3.2–4.5×;
+//! decode (into a `Vec` of rows) about 2× in the median run, 1.2–2.5× over 19 runs;
+//! iterate ([`iter_from_bytes`], one row at a time) 1.5–2.6× over single runs. Alternating
+//! the two on every iteration in one process gives 2.0× for iterate on a quiet stretch. The
+//! spread is the machine's: allocating and freeing one `String` per row is about half of this
+//! crate's decode and iterate time, and the benchmark's `floor_clone` (cloning the rows,
+//! decoding nothing) varies as much.
 #![deny(missing_docs)]
 
 /// The README's Rust examples, compiled and run as doctests.
