@@ -179,16 +179,23 @@ struct Row<'a> {
 impl Row<'_> {
     /// The measurement of the peer of column `col` in this row's group, if it has one.
     fn peer(&self, col: &str) -> Option<&Measurement> {
-        self.beside
-            .iter()
-            .copied()
-            .find(|p| peer_column(&p.function) == Some(col))
+        let reused = into_reused_buffer(&self.ours.function);
+        self.beside.iter().copied().find(|p| {
+            peer_column(&p.function) == Some(col) && into_reused_buffer(&p.function) == reused
+        })
     }
 }
 
-/// The peer column of a function name, if it is a peer's.
+/// Whether a function writes into a buffer kept across iterations (`toc-reused`,
+/// `rmp-serde-reused`): it is compared only with peers measured the same way.
+fn into_reused_buffer(function: &str) -> bool {
+    function.ends_with("-reused")
+}
+
+/// The peer column of a function name, if it is a peer's (in a fresh or a reused buffer).
 fn peer_column(function: &str) -> Option<&'static str> {
     let name = function.rsplit('/').next().unwrap_or(function);
+    let name = name.strip_suffix("-reused").unwrap_or(name);
     PEERS
         .iter()
         .find(|(id, _)| *id == name)
@@ -296,6 +303,8 @@ mod tests {
             m("toc_write", "toc", "B", 300.0),
             m("toc_write", "rmp-serde", "B", 100.0),
             m("toc_write", "rmp-serde", "A", 1.0),
+            m("toc_write", "toc-reused", "B", 50.0),
+            m("toc_write", "rmp-serde-reused", "B", 25.0),
         ]);
         let lines: Vec<&str> = table.lines().collect();
         assert_eq!(
@@ -306,6 +315,8 @@ mod tests {
         assert_eq!(lines[3], "| g / encode | ours | 0.50 | | | 2.50 |");
         assert_eq!(lines[4], "| log/serialize | dynd | | 2.50 | | |");
         assert_eq!(lines[5], "| toc_write / B | toc | | | 0.33 | |");
-        assert_eq!(lines.len(), 6);
+        // Into a reused buffer, beside the peer's reused-buffer time.
+        assert_eq!(lines[6], "| toc_write / B | toc-reused | | | 0.50 | |");
+        assert_eq!(lines.len(), 7);
     }
 }
