@@ -6,10 +6,10 @@
 //! `serialize_element::<T>`, `serialize_some::<T>`, ...), where [`std::any::type_name`] tells
 //! its static type. The serializer remembers the name of the value it is about to serialize
 //! (except for fields and elements that are scalars, see [`is_scalar`], which never write a
-//! missing value) and `serialize_none` / `serialize_some` classify it here. The deserializer must choose before it
-//! reads a byte (the bytes `00` mean "int8 0" under a sentinel and "missing" under a tag), and
-//! does the same with the name of the visitor's `Value` in `deserialize_option`, which is
-//! `Option<P>` for every std `Option`. Both sides therefore follow one rule on Rust types:
+//! missing value) and `serialize_none` / `serialize_some` classify it here. The deserializer
+//! must choose before it reads a byte (the bytes `00` mean "int8 0" under a sentinel and
+//! "missing" under a tag), and does the same with the name of the visitor's `Value` in
+//! `deserialize_option`, which is `Option<P>` for every std `Option`. Both sides therefore follow one rule on Rust types:
 //!
 //! `Option<P>` uses the sentinel exactly when `P` is `bool`, an integer primitive or a float
 //! primitive (also behind `&`, `Box`, `Rc`, `Arc`); every other payload uses the tag.
@@ -27,7 +27,9 @@ pub(crate) fn no_type_name() -> &'static str {
 /// value: `bool`, the integer and float primitives, `char`, `str`, `&str` and `String`. As
 /// fields and elements, these skip remembering the type (only `serialize_none` reads it) and
 /// the check for an element that took no bytes, about 30 of a log record's 200 instructions.
-/// `type_name` is a constant, so each instantiation folds to `true` or `false`.
+/// `type_name` is a constant, so each instantiation folds to `true` or `false`. Its text is not
+/// guaranteed across Rust versions; a name that no longer matches only sends that type down
+/// the general path, which records its type and counts it: slower, same bytes.
 #[inline(always)]
 pub(crate) fn is_scalar<T: ?Sized>() -> bool {
     matches!(
