@@ -9,7 +9,8 @@
 //! missing value) and `serialize_none` / `serialize_some` classify it here. The deserializer
 //! must choose before it reads a byte (the bytes `00` mean "int8 0" under a sentinel and
 //! "missing" under a tag), and does the same with the name of the visitor's `Value` in
-//! `deserialize_option`, which is `Option<P>` for every std `Option`. Both sides therefore follow one rule on Rust types:
+//! `deserialize_option`, which is `Option<P>` for every std `Option`. Both sides therefore
+//! follow one rule on Rust types:
 //!
 //! `Option<P>` uses the sentinel exactly when `P` is `bool`, an integer primitive or a float
 //! primitive (also behind `&`, `Box`, `Rc`, `Arc`); every other payload uses the tag.
