@@ -284,6 +284,42 @@ fn typed_column_layouts_are_those_of_the_ordinary_path_in_every_position() {
 
 #[cfg(feature = "typed-column")]
 #[test]
+fn typed_column_dense_field_after_a_ragged_sibling_is_laid_out_like_the_ordinary_path() {
+    // The ragged `rows` column breaks uniformity, so the struct's next column, `values`,
+    // reserves its slots as it opens; the dense path must fill them as the ordinary path does.
+    #[derive(Serialize, Deserialize, PartialEq, Debug)]
+    struct Dense {
+        rows: Vec<Vec<u8>>,
+        #[serde(with = "crate::dense")]
+        values: Vec<f64>,
+        label: String,
+    }
+    #[derive(Serialize)]
+    struct Plain<'a> {
+        rows: &'a [Vec<u8>],
+        values: &'a [f64],
+        label: &'a str,
+    }
+    let long: Vec<f64> = (0..100).map(|i| f64::from(i) / 4.0).collect();
+    for values in [vec![], vec![0.5], vec![0.5, -1.5, 2.0], long] {
+        let dense = Dense {
+            rows: vec![vec![1], vec![2, 3]],
+            values,
+            label: "x".into(),
+        };
+        let plain = Plain {
+            rows: &dense.rows,
+            values: &dense.values,
+            label: &dense.label,
+        };
+        let bytes = typed_column::to_bytes(&dense).unwrap();
+        assert_eq!(bytes, typed_column::to_bytes(&plain).unwrap());
+        assert_eq!(typed_column::from_bytes::<Dense>(&bytes).unwrap(), dense);
+    }
+}
+
+#[cfg(feature = "typed-column")]
+#[test]
 fn typed_column_dense_column_is_the_seed_layout() {
     let columns = typed_column::to_columns(&DenseSlice(&[1.0f64, -2.0][..])).unwrap();
     // [4][0][2] [2'][2][8]

@@ -119,15 +119,27 @@ impl<'a> ValueSerializer<'a> {
         let len = (self.out.data.len() - start) / 8;
         let seq = self.seq(Some(len))?;
         if len > 0 {
-            if let Mode::Uniform {
-                shape,
-                data_start,
-                count,
-            } = &mut seq.out.frames[seq.frame].mode
-            {
-                *shape = Some(Shape::atom(Kind::Float));
-                *data_start = start;
-                *count = len;
+            match &mut seq.out.frames[seq.frame].mode {
+                Mode::Uniform {
+                    shape,
+                    data_start,
+                    count,
+                } => {
+                    *shape = Some(Shape::atom(Kind::Float));
+                    *data_start = start;
+                    *count = len;
+                }
+                // Reserved as it opened (after a sibling that was not uniform): one Float
+                // description per element, as element by element.
+                Mode::Slots { next, end } => {
+                    let (first, end) = (*next, *end);
+                    *next = end;
+                    for (i, slot) in (first..end).enumerate() {
+                        seq.out
+                            .set(slot, Kind::Float.number(), (start + 8 * i) as u64, 8);
+                    }
+                }
+                Mode::Unknown { .. } => {}
             }
         }
         seq.finish()
