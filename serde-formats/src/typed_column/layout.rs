@@ -334,8 +334,18 @@ impl Output {
 
     /// Opens a column. As an element of uniform frame `parent` that still takes columns it opens
     /// uniform without a slot; otherwise it takes its place first.
+    ///
+    /// With `unframed`, a column that reserves its children now is not pushed as a frame: its
+    /// children's slots come back as [`Opened::Slots`] for the caller to hand out itself. A
+    /// struct's fields then go straight to their slots, with no frame to look up per field and
+    /// none to push and pop per struct.
     #[inline]
-    pub(super) fn open(&mut self, target: Target, len: Option<usize>) -> Result<usize> {
+    pub(super) fn open(
+        &mut self,
+        target: Target,
+        len: Option<usize>,
+        unframed: bool,
+    ) -> Result<Opened> {
         let candidate = match (target, len) {
             (Target::Element(parent), Some(len)) if len > 0 => match &self.frames[parent].mode {
                 Mode::Uniform { shape, count, .. } => {
@@ -355,6 +365,12 @@ impl Output {
             (Some(len), Some(slot)) if len > 1 && self.opens_eagerly(target, slot) => {
                 let first = self.reserve(len)?;
                 self.set(slot, COLUMN, first as u64, len as u64);
+                if unframed {
+                    return Ok(Opened::Slots {
+                        next: first,
+                        end: first + len,
+                    });
+                }
                 Mode::Slots {
                     next: first,
                     end: first + len,
@@ -373,7 +389,7 @@ impl Output {
             mode,
             eager: false,
         });
-        Ok(self.frames.len() - 1)
+        Ok(Opened::Frame(self.frames.len() - 1))
     }
 
     /// Whether a column of two or more elements opening at `slot` as an element of `target`
@@ -574,6 +590,15 @@ impl Output {
         dims.extend_from_slice(&shape.dims);
         self.write_uniform(slot, shape.kind, &dims, data_start)
     }
+}
+
+/// A column just opened by [`Output::open`].
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Opened {
+    /// Pushed as open frame `usize`.
+    Frame(usize),
+    /// Not pushed: its children's reserved slots are `next..end`.
+    Slots { next: usize, end: usize },
 }
 
 /// Where the value being serialized goes.

@@ -48,6 +48,15 @@ struct Row {
     points: Vec<f64>,
     name: Option<String>,
     pair: (f64, f64),
+    shape: Shape,
+}
+
+/// Struct and tuple variants: payloads that open unframed inside a struct that did.
+#[derive(Serialize, Clone, Debug)]
+enum Shape {
+    Dot,
+    Circle { r: f64, filled: bool },
+    Segment(i32, i32),
 }
 
 fn rows() -> impl Strategy<Value = Vec<Row>> {
@@ -56,12 +65,21 @@ fn rows() -> impl Strategy<Value = Vec<Row>> {
         prop::collection::vec(-2i32..2, 0..3),
         prop::option::of("[x-z]{0,2}"),
         (-2i32..2, -2i32..2),
+        0u8..3,
     )
-        .prop_map(|(id, points, name, (a, b))| Row {
+        .prop_map(|(id, points, name, (a, b), shape)| Row {
             id,
             points: points.into_iter().map(f64::from).collect(),
             name,
             pair: (a.into(), b.into()),
+            shape: match shape {
+                0 => Shape::Dot,
+                1 => Shape::Circle {
+                    r: a.into(),
+                    filled: b > 0,
+                },
+                _ => Shape::Segment(a, b),
+            },
         });
     prop::collection::vec(row, 0..80)
 }

@@ -6,7 +6,9 @@
 use serde::ser::{self, Serialize};
 
 use super::fraction::{self, Fraction, FRACTION_TOKEN};
-use super::layout::{integer_too_wide, Mode, Output, Shape, Target, HEAD_SLACK, MAX_HINT_RESERVE};
+use super::layout::{
+    integer_too_wide, Mode, Opened, Output, Shape, Target, HEAD_SLACK, MAX_HINT_RESERVE,
+};
 use super::ser_compound::{MapMode, MapSerializer, Phase, SeqSerializer};
 use super::wire::{Kind, COLUMN};
 use super::words::Words;
@@ -27,25 +29,28 @@ impl<'a> ValueSerializer<'a> {
     /// or its data and description in the next reserved slot.
     #[inline(always)]
     pub(super) fn atom<const N: usize>(self, kind: Kind, bytes: [u8; N]) -> Result<()> {
-        if let Target::Element(index) = self.target {
-            if let Some(frame) = self.out.frames.get_mut(index) {
-                match &mut frame.mode {
-                    Mode::Uniform {
-                        shape: Some(shape),
-                        count,
-                        ..
-                    } if shape.kind == kind && shape.dims.is_empty() && *count < frame.len => {
-                        *count += 1;
-                        self.out.data.extend_from_slice(&bytes);
-                        return Ok(());
-                    }
-                    Mode::Slots { next, end } if *next < *end => {
-                        let slot = *next;
-                        *next += 1;
-                        return self.out.put_atom(slot, kind, bytes);
-                    }
-                    _ => {}
+        let index = match self.target {
+            // A struct's field (see `Opened::Slots`), a map's key or value.
+            Target::Slot(slot) => return self.out.put_atom(slot, kind, bytes),
+            Target::Element(index) => index,
+        };
+        if let Some(frame) = self.out.frames.get_mut(index) {
+            match &mut frame.mode {
+                Mode::Uniform {
+                    shape: Some(shape),
+                    count,
+                    ..
+                } if shape.kind == kind && shape.dims.is_empty() && *count < frame.len => {
+                    *count += 1;
+                    self.out.data.extend_from_slice(&bytes);
+                    return Ok(());
                 }
+                Mode::Slots { next, end } if *next < *end => {
+                    let slot = *next;
+                    *next += 1;
+                    return self.out.put_atom(slot, kind, bytes);
+                }
+                _ => {}
             }
         }
         Self::atom_slow(self.out, self.target, kind, bytes)
@@ -95,16 +100,37 @@ impl<'a> ValueSerializer<'a> {
         self.atom(Kind::Fraction, Fraction::from(value).to_le_bytes())
     }
 
+    /// A sequence: always framed, so that its element loop has one path.
     #[inline]
     pub(super) fn seq(self, len: Option<usize>) -> Result<SeqSerializer<'a>> {
+        self.column(len, false)
+    }
+
+    /// A struct, tuple, tuple struct or variant payload: unframed when it reserves its fields
+    /// as it opens.
+    #[inline]
+    pub(super) fn fields(self, len: usize) -> Result<SeqSerializer<'a>> {
+        self.column(Some(len), true)
+    }
+
+    #[inline]
+    fn column(self, len: Option<usize>, unframed: bool) -> Result<SeqSerializer<'a>> {
         let depth = self.depth + 1;
         self.out.column_at(depth)?;
-        let frame = self.out.open(self.target, len)?;
+        let phase = Phase::start(len);
+        // A long column stays framed: its second element sizes the arrays for the rest.
+        let unframed = unframed && phase == Phase::Steady;
+        let (frame, phase, next, end) = match self.out.open(self.target, len, unframed)? {
+            Opened::Frame(frame) => (frame, phase, 0, 0),
+            Opened::Slots { next, end } => (next, Phase::Unframed, next, end),
+        };
         Ok(SeqSerializer {
             out: self.out,
             frame,
-            phase: Phase::start(len),
+            phase,
             depth,
+            next,
+            end,
         })
     }
 
@@ -280,11 +306,11 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
     }
     #[inline]
     fn serialize_tuple(self, len: usize) -> Result<SeqSerializer<'a>> {
-        self.seq(Some(len))
+        self.fields(len)
     }
     #[inline]
     fn serialize_tuple_struct(self, _: &'static str, len: usize) -> Result<SeqSerializer<'a>> {
-        self.seq(Some(len))
+        self.fields(len)
     }
     #[inline]
     fn serialize_map(self, len: Option<usize>) -> Result<MapSerializer<'a>> {
@@ -316,7 +342,7 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
     }
     #[inline]
     fn serialize_struct(self, _: &'static str, len: usize) -> Result<SeqSerializer<'a>> {
-        self.seq(Some(len))
+        self.fields(len)
     }
     // A variant is `Column[name, payload]`; its payload is written like any value.
     serializer_methods! {
@@ -325,10 +351,10 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
             value.serialize(self.variant_payload(variant)?);
         #[inline]
         fn serialize_tuple_variant(self, _name, _index, variant, len) =>
-            self.variant_payload(variant)?.seq(Some(len));
+            self.variant_payload(variant)?.fields(len);
         #[inline]
         fn serialize_struct_variant(self, _name, _index, variant, len) =>
-            self.variant_payload(variant)?.seq(Some(len));
+            self.variant_payload(variant)?.fields(len);
     }
 }
 

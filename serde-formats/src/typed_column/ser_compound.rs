@@ -11,12 +11,16 @@ use crate::error::{Error, ErrorKind, Result};
 /// Writes the elements of a column: sequences, tuples, structs and variant payloads.
 pub struct SeqSerializer<'a> {
     pub(super) out: &'a mut Output,
-    /// This column's index in the output's frame stack.
+    /// This column's index in the output's frame stack; its first child's slot when
+    /// [`Phase::Unframed`].
     pub(super) frame: usize,
     /// Where the column is in its life: the first two elements size it, the rest only write.
     pub(super) phase: Phase,
     /// How many Columns enclose the elements, this one included.
     pub(super) depth: usize,
+    /// [`Phase::Unframed`]: the next child's slot, and one past the last child's.
+    pub(super) next: usize,
+    pub(super) end: usize,
 }
 
 /// What [`SeqSerializer`] does before writing the next element. One compare per element in the
@@ -32,6 +36,9 @@ pub(super) enum Phase {
     Second,
     /// Every later element.
     Steady,
+    /// A short column that reserved its children when it opened and has no frame (see
+    /// [`Output::open`]): the next child goes to [`SeqSerializer::next`].
+    Unframed,
 }
 
 impl Phase {
@@ -58,6 +65,34 @@ impl SeqSerializer<'_> {
         self.serialize_element(value)
     }
 
+    /// A field of a struct, tuple, tuple struct or variant: these open unframed when they can.
+    /// Kept apart from [`element`](Self::element) so that a sequence's element loop does not
+    /// carry the unframed path too.
+    #[inline(always)]
+    pub(super) fn field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        if self.phase != Phase::Unframed {
+            return self.element(value);
+        }
+        let slot = self.next;
+        if slot == self.end {
+            return Err(self.unframed_mismatch());
+        }
+        self.next = slot + 1;
+        value.serialize(ValueSerializer {
+            out: &mut *self.out,
+            target: Target::Slot(slot),
+            depth: self.depth,
+        })
+    }
+
+    /// An unframed column given more or fewer children than its length hint.
+    #[cold]
+    fn unframed_mismatch(&self) -> Error {
+        // The hint is the number of slots, only some of which were handed out.
+        let hint = self.end - self.frame;
+        length_mismatch(hint, "elements")
+    }
+
     /// The elements before the steady state: those of a column without a length hint, and the
     /// first two of one with a hint.
     #[inline(never)]
@@ -68,7 +103,8 @@ impl SeqSerializer<'_> {
                 self.phase = Phase::Second;
                 self.serialize_element(value)
             }
-            Phase::Second | Phase::Steady => {
+            Phase::Steady | Phase::Unframed => self.field(value),
+            Phase::Second => {
                 self.phase = Phase::Steady;
                 // The second element (the first may have reserved this column's slots) sizes
                 // the rest.
@@ -109,7 +145,11 @@ impl SeqSerializer<'_> {
 
     #[inline]
     pub(super) fn finish(self) -> Result<()> {
-        self.out.close(self.frame)
+        match self.phase {
+            Phase::Unframed if self.next != self.end => Err(self.unframed_mismatch()),
+            Phase::Unframed => Ok(()),
+            _ => self.out.close(self.frame),
+        }
     }
 
     /// Struct fields are positional: none can be skipped.
@@ -125,13 +165,15 @@ impl SeqSerializer<'_> {
 }
 
 forward_compound!([] SeqSerializer<'_>;
-    SerializeSeq::serialize_element,
-    SerializeTuple::serialize_element,
-    SerializeTupleStruct::serialize_field,
-    SerializeTupleVariant::serialize_field => element, finish;
+    SerializeSeq::serialize_element => element, finish;
 );
 forward_compound!([] SeqSerializer<'_>;
-    named => element(value), finish, skip => refuse_skip;
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field => field, finish;
+);
+forward_compound!([] SeqSerializer<'_>;
+    named => field(value), finish, skip => refuse_skip;
 );
 
 /// Writes a map as a column of `[key, value]` columns.

@@ -342,6 +342,54 @@ fn integers_outside_i64_and_skipped_fields_are_errors() {
     assert_eq!(err.kind(), ErrorKind::Unsupported);
 }
 
+/// A struct whose `Serialize` announces `claim` fields and writes `fields`.
+struct Lying {
+    claim: usize,
+    fields: usize,
+}
+
+impl Serialize for Lying {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = serializer.serialize_struct("Lying", self.claim)?;
+        for i in 0..self.fields {
+            // Mixed kinds, so that the struct is not a uniform column.
+            if i % 2 == 0 {
+                st.serialize_field("n", &(i as f64))?;
+            } else {
+                st.serialize_field("s", "x")?;
+            }
+        }
+        st.end()
+    }
+}
+
+#[test]
+fn a_wrong_length_hint_is_an_error_framed_or_not() {
+    let honest = Lying {
+        claim: 3,
+        fields: 3,
+    };
+    for (claim, fields) in [(3, 2), (3, 4), (2, 3)] {
+        let lying = Lying { claim, fields };
+        // Alone, the struct is a framed column; after a non-uniform sibling it opens with its
+        // slots reserved and no frame.
+        for err in [
+            to_columns(&lying).unwrap_err(),
+            to_columns(&[&honest, &lying]).unwrap_err(),
+            to_bytes(&[&honest, &lying]).unwrap_err(),
+        ] {
+            assert_eq!(err.kind(), ErrorKind::Unsupported);
+            assert!(
+                err.to_string()
+                    .contains(&format!("length hint {claim} does not match")),
+                "{err}"
+            );
+        }
+    }
+    assert!(to_columns(&[&honest, &honest]).is_ok());
+}
+
 // ---- conversions ----
 
 #[test]
