@@ -27,6 +27,18 @@ pub enum TcTree {
     Opt(Option<Box<TcTree>>),
     /// A map of trees.
     Map(BTreeMap<u8, TcTree>),
+    /// A sequence of structs: after one that is not uniform, the next ones reserve their
+    /// fields as they open.
+    Pairs(Vec<TcPair>),
+}
+
+/// A struct of a tree and an atom.
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+pub struct TcPair {
+    /// Any tree.
+    pub tree: TcTree,
+    /// An atom beside it.
+    pub flag: bool,
 }
 
 /// Columns on the deepest path of `tree`; empty Columns (`()`, `None`) count.
@@ -40,6 +52,14 @@ pub fn tc_depth(tree: &TcTree) -> usize {
         TcTree::Opt(Some(inner)) => 2 + tc_depth(inner),
         // The map's Column, then each entry's [key, value] Column.
         TcTree::Map(map) => 2 + map.values().map(|v| 1 + tc_depth(v)).max().unwrap_or(0),
+        // Each struct is a Column; its `flag` is an atom.
+        TcTree::Pairs(pairs) => {
+            2 + pairs
+                .iter()
+                .map(|p| 1 + tc_depth(&p.tree))
+                .max()
+                .unwrap_or(0)
+        }
     }
 }
 

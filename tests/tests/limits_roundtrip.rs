@@ -8,7 +8,9 @@
 
 use std::collections::BTreeMap;
 
-use integration_tests::limit_trees::{dy_depth, dy_units, tc_depth, DyTree as Dy, TcTree as Tc};
+use integration_tests::limit_trees::{
+    dy_depth, dy_units, tc_depth, DyTree as Dy, TcPair, TcTree as Tc,
+};
 use proptest::prelude::*;
 use serde_formats::toc::{self, Config, Reader};
 use serde_formats::{dynd, typed_column, ErrorKind};
@@ -46,7 +48,15 @@ fn tc_tree() -> impl Strategy<Value = Tc> {
         prop_oneof![
             proptest::collection::vec(inner.clone(), 0..4).prop_map(Tc::List),
             inner.clone().prop_map(|t| Tc::Opt(Some(Box::new(t)))),
-            proptest::collection::btree_map(any::<u8>(), inner, 0..3).prop_map(Tc::Map),
+            proptest::collection::btree_map(any::<u8>(), inner.clone(), 0..3).prop_map(Tc::Map),
+            proptest::collection::vec((inner, any::<bool>()), 0..4).prop_map(|pairs| {
+                Tc::Pairs(
+                    pairs
+                        .into_iter()
+                        .map(|(tree, flag)| TcPair { tree, flag })
+                        .collect(),
+                )
+            }),
         ]
     });
     // Two Columns a level: 64 levels reach the limit of 128.

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use common::limit_trees::{tc_depth as depth, TcTree as Tree};
+use common::limit_trees::{tc_depth as depth, TcPair as Pair, TcTree as Tree};
 use common::{boxed, choice, items, map, reads_what_it_writes, wrapped_tree};
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
@@ -15,7 +15,7 @@ use serde_formats::typed_column;
 mod common;
 
 fn tree(u: &mut Unstructured<'_>, budget: &mut u32) -> Result<Tree> {
-    Ok(match choice(u, *budget, 5, 8)? {
+    Ok(match choice(u, *budget, 5, 9)? {
         0 => Tree::Int(u.arbitrary()?),
         1 => Tree::Text(u.arbitrary()?),
         2 => Tree::Flag(u.arbitrary()?),
@@ -23,6 +23,12 @@ fn tree(u: &mut Unstructured<'_>, budget: &mut u32) -> Result<Tree> {
         4 => Tree::Units(vec![(); u.int_in_range(0..=3000)?]),
         5 => Tree::List(items(u, budget, 4, tree)?),
         6 => Tree::Opt(boxed(u, budget, tree)?),
+        7 => Tree::Pairs(items(u, budget, 4, |u, budget| {
+            Ok(Pair {
+                tree: tree(u, budget)?,
+                flag: u.arbitrary()?,
+            })
+        })?),
         _ => Tree::Map(map(u, budget, 3, tree)?),
     })
 }
