@@ -140,12 +140,13 @@
 //! # Speed
 //!
 //! `cargo bench -p serde-formats --bench typed_column structs_100k` (100k structs of a `u32`,
-//! two `f64`, a `String` and a `bool`; criterion medians on a 2-core machine at load about 1,
-//! speed relative to serde_json in the same run, ranges over five runs): [`to_bytes`]
-//! 1.9–2.4× `serde_json::to_vec`, [`to_columns`] 2.0–2.5×; [`from_bytes`] 2.8–3.3× and
-//! [`from_columns`] 2.8–3.2× `serde_json::from_slice`. On a loaded machine the read ratios
-//! drop to 1.9–2.6×. The framed output is 2.0× JSON's size: 18 type words (144 bytes)
-//! per struct, its own description and one per field, against 44 data bytes.
+//! two `f64`, a `String` and a `bool`; criterion medians on a 2-core machine, speed relative to
+//! serde_json in the same run). With the old and new writer alternated, load about 1, three
+//! runs: [`to_bytes`] 2.8–2.9× `serde_json::to_vec` and [`to_columns`] 3.3–3.5×. Reading, at
+//! load about 1: [`from_bytes`] 3.1–3.2× and [`from_columns`] 3.2–3.3× `serde_json::from_slice`.
+//! At load 2 every ratio spreads by ±0.5 either way (2.2–3.7× in two runs). The framed output
+//! is 2.0× JSON's size: 18 type words (144 bytes) per struct, its own description and one per
+//! field, against 44 data bytes.
 //!
 //! On the read side (callgrind) a struct costs about 960 instructions against serde_json's
 //! 3,100: a third is malloc and free (the `String`, the `Vec` growing), about 115 the UTF-8
@@ -153,11 +154,15 @@
 //! path, taken for anything unusual, reports the errors) and the tree check, kept as one run of
 //! claims while columns' children follow each other.
 //!
-//! Where the write time goes: per struct about 610 instructions against serde_json's 1,440
-//! (callgrind; 720 before opening a column and reserving its slots were inlined into the
-//! caller's `Serialize` impl, which took `to_bytes` from 2.1–2.2× to 2.4–2.5× `serde_json` in
-//! three alternated runs). Of the 720, opening the struct's column (its slot in the parent, five
-//! reserved descriptions, a frame) took about 230, and each field takes about 60. An element pays one compare
+//! Where the write time goes: per struct about 535 instructions against serde_json's 1,440
+//! (callgrind). A struct that reserves its fields' descriptions as it opens (every struct of a
+//! sequence after the first that was not uniform) takes no frame: its fields go straight to
+//! their slots, counted in the compound serializer, instead of looking up the open frame for
+//! each field and pushing and popping a frame per struct. That took 610 instructions to 535,
+//! and `to_bytes` from 2.2–2.5× to 2.8–2.9× serde_json. Each field still costs a call into
+//! serde's out-of-line `f64::serialize` and the like, about 55 instructions with the data and
+//! description stores. [`to_bytes`] trails [`to_columns`] by the copy of the data array behind
+//! the type words when it frames them. An element of a sequence pays one compare
 //! for its column's phase: only the first two elements of a long column size the arrays, and a
 //! short column (a struct's fields) starts past that phase; an ordinary `Vec<f64>` costs about
 //! 57 instructions per float, the copy into the frame included. The rest is memory: every byte
