@@ -240,14 +240,37 @@ impl<O: Sink> Writer<O> {
                 format!("declared length {declared} but {count} elements were serialized"),
             ));
         }
-        let top = self.levels.len() - 1;
-        let Level {
+        let top = self.levels.len().wrapping_sub(1);
+        // The common case first (a small record of known length, its children without
+        // entries): it leaves by index, without moving the level out of the stack.
+        if let Some(level) = self.levels.get(top) {
+            if level.spill.is_none()
+                && !level.recorded
+                && (self.in_key != 0 || self.data.pos - level.start < self.block_size)
+            {
+                let start = level.start;
+                self.levels.truncate(top);
+                self.closed(top, false, start)?;
+                return Ok(());
+            }
+        }
+        self.end_general(top, count)
+    }
+
+    /// Closes level `top` when it is recorded, buffered or has just reached the block size.
+    /// Out of line, so that the common case saves no registers for it.
+    #[inline(never)]
+    fn end_general(&mut self, top: usize, count: usize) -> Result<()> {
+        let Some(&Level {
             start,
             is_map,
             recorded,
             spill,
             ..
-        } = self.levels[top];
+        }) = self.levels.get(top)
+        else {
+            return Err(lost_bytes());
+        };
         // The header of a buffered container, now that its length is known.
         let head = match spill {
             Some(_) => Some(container_head(length(count, "container")?, is_map)),
@@ -271,15 +294,23 @@ impl<O: Sink> Writer<O> {
         let Some(level) = self.levels.pop() else {
             return Err(lost_bytes());
         };
+        if level.recorded {
+            self.index.close(&level.open, self.data.pos, top == 0);
+        }
+        self.closed(top, level.recorded, level.start)
+    }
+
+    /// After level `top` (starting at `start`) left the stack: its entry, if its parent
+    /// records one and it did not close as a recorded container, and the frontier.
+    #[inline]
+    fn closed(&mut self, top: usize, recorded: bool, start: u64) -> Result<()> {
         if self.frontier == top {
             self.frontier = NO_FRONTIER;
             self.limit = u64::MAX;
         }
         let parent_recorded = self.levels.last().is_none_or(|l| l.recorded) && self.in_key == 0;
-        if level.recorded {
-            self.index.close(&level.open, self.data.pos, top == 0);
-        } else if parent_recorded {
-            self.index.leaf(level.start, self.data.pos);
+        if !recorded && parent_recorded {
+            self.index.leaf(start, self.data.pos);
         }
         self.record = parent_recorded;
         if self.data.pos >= self.limit && self.in_key == 0 {
