@@ -49,6 +49,9 @@ struct Row {
     name: Option<String>,
     pair: (f64, f64),
     shape: Shape,
+    /// The dense path, after siblings that may have broken uniformity.
+    #[serde(with = "crate::dense")]
+    samples: Vec<f64>,
 }
 
 /// Struct and tuple variants: payloads that open unframed inside a struct that did.
@@ -66,8 +69,9 @@ fn rows() -> impl Strategy<Value = Vec<Row>> {
         prop::option::of("[x-z]{0,2}"),
         (-2i32..2, -2i32..2),
         0u8..3,
+        prop::collection::vec(-2i32..2, 0..3),
     )
-        .prop_map(|(id, points, name, (a, b), shape)| Row {
+        .prop_map(|(id, points, name, (a, b), shape, samples)| Row {
             id,
             points: points.into_iter().map(f64::from).collect(),
             name,
@@ -80,6 +84,7 @@ fn rows() -> impl Strategy<Value = Vec<Row>> {
                 },
                 _ => Shape::Segment(a, b),
             },
+            samples: samples.into_iter().map(f64::from).collect(),
         });
     prop::collection::vec(row, 0..80)
 }
