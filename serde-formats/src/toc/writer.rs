@@ -27,9 +27,10 @@ use super::Config;
 /// `{"p": [start, end]}` node per record, as msglc writes it), so a file has ~1.5× the bytes
 /// of plain MessagePack. Measured with callgrind instruction counts (the shared machine's
 /// wall clock varies by ±50%), into a reused buffer, against rmp-serde's plain MessagePack:
-/// 1M small records (`benches/toc.rs`, shape B) take 560 instructions a record against 361
-/// (1.55×; 898 before the writer's serde entry points, field and container openings were
-/// inlined, 1,287 before small records were left unrecorded), and 1,000 lists of 10,000
+/// 1M small records (`benches/toc.rs`, shape B) take 527 instructions a record against 361
+/// (1.46×; 560 before closing a small record took a fast path, 898 before the writer's serde
+/// entry points, field and container openings were inlined, 1,287 before small records were
+/// left unrecorded), and 1,000 lists of 10,000
 /// `f64` (shape A) 513M instructions against 220M (603M while closing an array scanned its
 /// children for a large one; the index now keeps track as they are added). On shape B the
 /// time is per-value work (heads, field names, opening and closing each record, the TOC's
