@@ -250,8 +250,7 @@ impl<O: Sink> Writer<O> {
             {
                 let start = level.start;
                 self.levels.truncate(top);
-                self.closed(top, false, start)?;
-                return Ok(());
+                return self.closed(top, false, start);
             }
         }
         self.end_general(top, count)
