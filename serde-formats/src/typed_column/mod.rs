@@ -141,10 +141,11 @@
 //!
 //! `cargo bench -p serde-formats --bench typed_column structs_100k` (100k structs of a `u32`,
 //! two `f64`, a `String` and a `bool`; criterion medians on a 2-core machine, speed relative to
-//! serde_json in the same run). With the old and new writer alternated, load about 1, three
-//! runs: [`to_bytes`] 2.8–2.9× `serde_json::to_vec` and [`to_columns`] 3.3–3.5×. Reading, at
-//! load about 1: [`from_bytes`] 3.1–3.2× and [`from_columns`] 3.2–3.3× `serde_json::from_slice`.
-//! At load 2 every ratio spreads by ±0.5 either way (2.2–3.7× in two runs). The framed output
+//! serde_json in the same run). Three runs, alternated with the previous writer: [`to_bytes`]
+//! 2.8–2.9× `serde_json::to_vec` and [`to_columns`] 3.3–3.5×. Reading, two runs:
+//! [`from_bytes`] 3.1–3.2× and [`from_columns`] 3.2–3.3× `serde_json::from_slice`. With a
+//! fuzzer busy on the other core every ratio spreads by ±0.5 either way (2.2–3.7× in two runs);
+//! a quick `bench-table` run gave 2.90, 3.57, 3.03 and 2.88. The framed output
 //! is 2.0× JSON's size: 18 type words (144 bytes) per struct, its own description and one per
 //! field, against 44 data bytes.
 //!
