@@ -8,7 +8,7 @@ use super::option::{OptionKind, Sentinel};
 use super::ser::{is_nan, sentinel_bytes};
 use super::{zero_sized_exceeded, DEFAULT_DEPTH_LIMIT, DEFAULT_ZERO_SIZED_LIMIT};
 use crate::dense::{BlockDeserializer, ElementKind};
-use crate::limits::{Depth, Nesting};
+use crate::limits::{self, Depth, Nesting};
 use crate::read::Cursor;
 use crate::{Error, ErrorKind, Position, Result};
 
@@ -95,10 +95,19 @@ impl<'de> Deserializer<'de> {
 
     #[inline]
     fn enter(&mut self) -> Result<()> {
-        match self.depth.enter(Nesting::Value) {
-            Ok(()) => Ok(()),
-            Err(err) => Err(self.locate(err)),
+        if self.depth.try_enter() {
+            Ok(())
+        } else {
+            Err(self.too_deep())
         }
+    }
+
+    /// The depth-limit error at the current offset, out of line so that [`enter`](Self::enter)
+    /// stays a few instructions in every struct's `deserialize`.
+    #[cold]
+    #[inline(never)]
+    fn too_deep(&self) -> Error {
+        self.locate(limits::too_deep(Nesting::Value, self.depth.limit()))
     }
 
     /// The fields of a struct or tuple struct: packed like a tuple, counted against the depth.
