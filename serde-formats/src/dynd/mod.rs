@@ -161,8 +161,9 @@
 //! not scalars (`bool`, integers, floats, `char`, strings), one stored word (the value's type,
 //! for options) and a check for elements that took no bytes; scalars skip both, since they
 //! always take bytes and never write a missing value (log records: 201 -> 166 instructions
-//! each, borsh 160; 158 since the depth count is branch-free, see below). A `Vec` sink's own length is the byte count ([`Output::position`]), so a
-//! fixed-size value costs its bytes and a capacity check.
+//! each, borsh 160; 158 since the depth count is branch-free, see below). A `Vec` sink's own
+//! length is the byte count ([`Output::position`]), so a fixed-size value costs its bytes and
+//! a capacity check.
 //! A sequence of known length reserves from its first element's size (at most 128 bytes per
 //! element); every later element takes one flag test and inlines into serde's loop (1M `f64`:
 //! 26 instructions per element, 42 before).
