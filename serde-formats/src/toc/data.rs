@@ -132,14 +132,14 @@ impl<O: Sink> Data<O> {
 pub(super) fn copy_short(dst: &mut [u8; 32], src: &[u8]) {
     let n = src.len().min(31);
     if n >= 16 {
-        dst[1..17].copy_from_slice(&src[..16]);
         dst[n - 15..=n].copy_from_slice(&src[n - 16..n]);
+        dst[1..17].copy_from_slice(&src[..16]);
     } else if n >= 8 {
-        dst[1..9].copy_from_slice(&src[..8]);
         dst[n - 7..=n].copy_from_slice(&src[n - 8..n]);
+        dst[1..9].copy_from_slice(&src[..8]);
     } else if n >= 4 {
-        dst[1..5].copy_from_slice(&src[..4]);
         dst[n - 3..=n].copy_from_slice(&src[n - 4..n]);
+        dst[1..5].copy_from_slice(&src[..4]);
     } else if n > 0 {
         dst[1] = src[0];
         dst[1 + n / 2] = src[n / 2];

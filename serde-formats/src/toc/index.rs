@@ -377,6 +377,13 @@ fn encode_indexed(
         encode::array_len(n)
     };
     out.extend_from_slice(head.as_bytes());
+    if !node.is_map && nodes.is_empty() {
+        // An array of leaves (a long list of small records): one inlined leaf each.
+        for child in children {
+            put_leaf(out, child.start, child.end);
+        }
+        return;
+    }
     let mut at = 0;
     let mut lens = nodes.iter();
     for child in children {
