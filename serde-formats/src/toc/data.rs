@@ -52,6 +52,12 @@ impl<O: Sink> Data<O> {
         }
     }
 
+    /// Whether a container of unknown length is buffering the bytes.
+    #[inline]
+    pub(super) fn spilling(&self) -> bool {
+        self.active_spills != 0
+    }
+
     /// Starts buffering; returns the buffer's number.
     pub(super) fn push_spill(&mut self) -> usize {
         if self.active_spills == self.spills.len() {

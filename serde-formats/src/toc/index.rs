@@ -55,6 +55,17 @@ pub(super) struct Open {
     is_map: bool,
 }
 
+/// The block being filled of an array whose children are cut into blocks as they are written
+/// ([`Index::stream_open`]), as [`group_into_blocks`] cuts them at its end.
+#[derive(Clone, Copy, Default)]
+struct Stream {
+    /// Where the block starts, and the position that closes it.
+    block_start: u64,
+    limit: u64,
+    /// Its values so far.
+    count: u64,
+}
+
 /// An indexed root container whose children are the whole entry stack.
 #[derive(Clone, Copy)]
 struct Root {
@@ -75,8 +86,11 @@ pub(super) struct Index {
     keys: Vec<u8>,
     /// Reused while encoding a node before it replaces its children in `arena`.
     scratch: Vec<u8>,
-    /// Reused while cutting an array into blocks: `[count, start, end]`.
+    /// Reused while cutting an array into blocks: `[count, start, end]`; the blocks closed so
+    /// far of a streamed array.
     blocks: Vec<[u64; 3]>,
+    /// The open block of a streamed array.
+    stream: Stream,
     root: Option<Root>,
     block_size: u64,
     trivial_size: u64,
@@ -103,6 +117,7 @@ impl Index {
             keys: Vec::new(),
             scratch: Vec::new(),
             blocks: Vec::new(),
+            stream: Stream::default(),
             root: None,
             block_size,
             trivial_size,
@@ -289,6 +304,60 @@ impl Index {
         self.keys.truncate(open.keys);
         // Its children go; the container's own entry, pushed next, is large if one of them was.
         self.big_until = self.big_until.min(open.entries);
+        self.leaf(start, end);
+    }
+
+    /// The size above which a value is not trivial.
+    #[inline]
+    pub(super) fn trivial_size(&self) -> u64 {
+        self.trivial_size
+    }
+
+    /// Starts streaming an array whose children begin at `content`: while they are all
+    /// trivial, each is only counted into the block it ends ([`Index::stream_leaf`]), not given
+    /// an entry, and [`Index::stream_close`] then gives the array the node [`Index::close`]
+    /// would. A list of ten thousand numbers so costs no entries, nor a pass over them at its
+    /// end. The writer leaves this mode, replaying the children into entries, when a child
+    /// is a container or not trivial.
+    pub(super) fn stream_open(&mut self, content: u64) {
+        self.blocks.clear();
+        self.stream = Stream {
+            block_start: content,
+            limit: content.saturating_add(self.block_size),
+            count: 0,
+        };
+    }
+
+    /// A trivial child of the streamed array ended at `end`.
+    #[inline]
+    pub(super) fn stream_leaf(&mut self, end: u64) {
+        let stream = &mut self.stream;
+        stream.count += 1;
+        if end >= stream.limit {
+            self.blocks.push([stream.count, stream.block_start, end]);
+            *stream = Stream {
+                block_start: end,
+                limit: end.saturating_add(self.block_size),
+                count: 0,
+            };
+        }
+    }
+
+    /// Closes the streamed array opened with `open`, ending at `end`: a block list when it
+    /// reached the block size in more than one block, otherwise a leaf (as [`Index::close`]).
+    pub(super) fn stream_close(&mut self, open: &Open, end: u64) {
+        let start = open.start;
+        let stream = self.stream;
+        if stream.count > 0 {
+            self.blocks.push([stream.count, stream.block_start, end]);
+        }
+        if end - start >= self.block_size && self.blocks.len() > 1 {
+            let before = self.arena.len();
+            encode_blocks(&mut self.arena, &self.blocks);
+            let len = self.arena.len() - before;
+            self.push_node(open, start, end, len);
+            return;
+        }
         self.leaf(start, end);
     }
 

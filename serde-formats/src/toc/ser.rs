@@ -16,6 +16,12 @@
 //! the ancestors of a recorded container are recorded, so the unrecorded containers open are
 //! the innermost ones, from `frontier` on. Over a sink that cannot be read back (a file),
 //! every container is recorded from its start.
+//!
+//! An array of known length that starts recorded over such a sink is first *streamed*: its
+//! children, while they are all trivial values, are only counted into blocks
+//! ([`Index::stream_open`]), which is the whole TOC work of a long list of numbers. The first
+//! child that is a container or not trivial ends the streaming: the children so far are
+//! replayed into entries, once, and the array goes on as a recorded one.
 
 use serde::ser::{self, Serialize};
 
@@ -66,6 +72,8 @@ struct Level {
     is_map: bool,
     /// Whether its children have entries in the index.
     recorded: bool,
+    /// Whether it is recorded by streaming (only the innermost container can be).
+    streaming: bool,
     /// Its spill buffer, for a container of unknown length.
     spill: Option<usize>,
     /// The key of the entry being written, in a recorded map.
@@ -85,6 +93,8 @@ pub(super) struct Writer<O> {
     /// Whether values written now get entries: the innermost container is recorded (or there
     /// is none), and no map key is being written.
     record: bool,
+    /// The innermost container is streamed: its values are counted into blocks.
+    streaming: bool,
     /// The outermost unrecorded container, or [`NO_FRONTIER`].
     frontier: usize,
     /// The data position at which the frontier container is promoted (`u64::MAX` if none).
@@ -122,6 +132,16 @@ fn container_head(n: u32, is_map: bool) -> Head {
     }
 }
 
+/// A `Serialize` implementation declared one length and serialized another.
+#[cold]
+#[inline(never)]
+fn wrong_count(declared: usize, count: usize) -> Error {
+    Error::with_message(
+        ErrorKind::Message,
+        format!("declared length {declared} but {count} elements were serialized"),
+    )
+}
+
 /// The written bytes of a container are not where the writer put them: a bug.
 #[cold]
 fn lost_bytes() -> Error {
@@ -142,6 +162,7 @@ impl<O: Sink> Writer<O> {
             depth: Depth::new(config.depth_limit),
             levels: memory.levels,
             record: true,
+            streaming: false,
             frontier: NO_FRONTIER,
             limit: u64::MAX,
             block_size: config.block_size,
@@ -167,7 +188,7 @@ impl<O: Sink> Writer<O> {
     #[inline(always)]
     fn recorded(&mut self, start: u64) -> Result<()> {
         if self.record {
-            self.index.leaf(start, self.data.pos);
+            self.record_leaf(start)?;
         } else if self.data.pos >= self.limit {
             self.promote_grown()?;
         }
@@ -183,8 +204,44 @@ impl<O: Sink> Writer<O> {
         let start = self.data.pos;
         self.data.put_head(head)?;
         if self.record {
-            self.index.leaf(start, self.data.pos);
+            self.record_leaf(start)?;
         }
+        Ok(())
+    }
+
+    /// Records the value from `start` to the current position in the recorded innermost
+    /// container: counted into its block when the container is streamed and the value trivial,
+    /// an entry otherwise.
+    #[inline(always)]
+    fn record_leaf(&mut self, start: u64) -> Result<()> {
+        let end = self.data.pos;
+        if self.streaming {
+            if end - start <= self.index.trivial_size() {
+                self.index.stream_leaf(end);
+                return Ok(());
+            }
+            self.unstream(start)?;
+        }
+        self.index.leaf(start, end);
+        Ok(())
+    }
+
+    /// Ends the streaming of the innermost container: its children written before position
+    /// `to` get their entries from their bytes.
+    #[cold]
+    #[inline(never)]
+    fn unstream(&mut self, to: u64) -> Result<()> {
+        self.streaming = false;
+        let Some(level) = self.levels.last_mut() else {
+            return Err(lost_bytes());
+        };
+        level.streaming = false;
+        let content = level.content;
+        let bytes = self
+            .data
+            .written(None, content, to)
+            .ok_or_else(lost_bytes)?;
+        self.index.replay(bytes, content, false)?;
         Ok(())
     }
 
@@ -202,6 +259,10 @@ impl<O: Sink> Writer<O> {
     fn begin(&mut self, len: Option<usize>, is_map: bool) -> Result<()> {
         self.depth.enter(Nesting::Value)?;
         let start = self.data.pos;
+        if self.streaming {
+            // A container child may not be trivial: the parent records entries from here on.
+            self.unstream(start)?;
+        }
         let spill = match len {
             Some(n) => {
                 self.data
@@ -213,6 +274,12 @@ impl<O: Sink> Writer<O> {
         // Arrays start recorded inside recorded containers: a long list of scalars (shape A)
         // is then recorded as it goes, not replayed; maps (records) start unrecorded.
         let recorded = self.record && !(self.lazy && is_map);
+        // Streamed: a recorded array whose bytes can be replayed from the sink, not from a
+        // spill buffer (its own or an outer container's).
+        let streaming = recorded && self.lazy && !is_map && !self.data.spilling();
+        if streaming {
+            self.index.stream_open(self.data.pos);
+        }
         if !recorded && self.in_key == 0 && self.frontier == NO_FRONTIER {
             self.frontier = self.levels.len();
             self.limit = start.saturating_add(self.block_size);
@@ -223,10 +290,12 @@ impl<O: Sink> Writer<O> {
             open: self.index.open(start, is_map),
             is_map,
             recorded,
+            streaming,
             spill,
             key: Key::default(),
         });
         self.record = recorded;
+        self.streaming = streaming;
         Ok(())
     }
 
@@ -235,10 +304,7 @@ impl<O: Sink> Writer<O> {
     fn end(&mut self, declared: Option<usize>, count: usize) -> Result<()> {
         self.depth.leave();
         if let Some(declared) = declared.filter(|&d| d != count) {
-            return Err(Error::with_message(
-                ErrorKind::Message,
-                format!("declared length {declared} but {count} elements were serialized"),
-            ));
+            return Err(wrong_count(declared, count));
         }
         let top = self.levels.len().wrapping_sub(1);
         // The common case first (a small record of known length, its children without
@@ -293,7 +359,9 @@ impl<O: Sink> Writer<O> {
         let Some(level) = self.levels.pop() else {
             return Err(lost_bytes());
         };
-        if level.recorded {
+        if level.streaming {
+            self.index.stream_close(&level.open, self.data.pos);
+        } else if level.recorded {
             self.index.close(&level.open, self.data.pos, top == 0);
         }
         self.closed(top, level.recorded, level.start)
@@ -312,6 +380,8 @@ impl<O: Sink> Writer<O> {
             self.index.leaf(start, self.data.pos);
         }
         self.record = parent_recorded;
+        // The parent had a container child, so it no longer streams.
+        self.streaming = false;
         if self.data.pos >= self.limit && self.in_key == 0 {
             self.promote_grown()?;
         }
