@@ -80,10 +80,15 @@ impl Depth {
     /// Branch-free, and paired with an unclamped [`leave`](Depth::leave), so that a small
     /// struct's derived `deserialize` stays small enough to inline into serde's element loop
     /// (DyND, 125k triangles: 24.2M -> 18.9M instructions a read).
+    ///
+    /// Written with `saturating_sub`, not as `left -= usize::from(open)`: rustc 1.95's MIR
+    /// pass `SimplifyComparisonIntegral` drops that subtraction when the caller branches on
+    /// the returned `bool` (rust-lang/rust#158206), so in release builds every `enter`
+    /// succeeded and no depth limit held. `depth_counts_down_in_release_builds` checks it.
     #[inline]
     pub(crate) fn try_enter(&mut self) -> bool {
         let open = self.left != 0;
-        self.left -= usize::from(open);
+        self.left = self.left.saturating_sub(1);
         open
     }
 
@@ -132,6 +137,30 @@ mod tests {
         );
         depth.leave();
         depth.enter(Nesting::Value).unwrap();
+    }
+
+    /// Entering until refused opens exactly `limit` levels, through `enter` and `try_enter`.
+    /// Meant for optimized builds too (`.ci/run` runs this crate's unit tests with
+    /// `--release`): rustc 1.95 miscompiled an earlier form of `try_enter` there only.
+    #[test]
+    fn depth_counts_down_in_release_builds() {
+        for limit in [0, 1, 2, 5, 128] {
+            let mut depth = Depth::new(std::hint::black_box(limit));
+            let opened = (0..limit + 3)
+                .take_while(|_| depth.enter(Nesting::Value).is_ok())
+                .count();
+            assert_eq!(opened, limit);
+            let mut depth = Depth::new(std::hint::black_box(limit));
+            let opened = (0..limit + 3).take_while(|_| depth.try_enter()).count();
+            assert_eq!(opened, limit);
+            for _ in 0..limit {
+                depth.leave();
+            }
+            assert_eq!(
+                (0..limit + 3).take_while(|_| depth.try_enter()).count(),
+                limit
+            );
+        }
     }
 
     #[test]

@@ -284,6 +284,40 @@ fn depth_limit_stops_the_writer() {
     );
 }
 
+/// One level past the limit is refused under every block size, however the containers on
+/// the way are recorded. A fuzz case of stop 35: in release builds the depth counter did not
+/// count (see `limits.rs`), and a file 129 levels deep was written.
+#[test]
+fn depth_limit_holds_one_level_past_it() {
+    for block_size in [1, 2, 64, 8192] {
+        for trivial_size in [0, 20] {
+            let config = Config::new()
+                .depth_limit(10)
+                .block_size(block_size)
+                .trivial_size(trivial_size);
+            for levels in [10, 11] {
+                let mut value = Value::Nil;
+                for level in 0..levels {
+                    value = if level % 3 == 0 {
+                        Value::Map(vec![(Value::Str("k".into()), value)])
+                    } else {
+                        Value::Array(vec![value, Value::Nil])
+                    };
+                }
+                let result = to_bytes_with(&value, &config);
+                if levels == 10 {
+                    assert!(result.is_ok(), "{block_size} {trivial_size}");
+                } else {
+                    let Err(err) = result else {
+                        panic!("wrote 11 levels: block size {block_size}, trivial {trivial_size}");
+                    };
+                    assert_eq!(err.kind(), ErrorKind::DepthLimitExceeded, "{block_size}");
+                }
+            }
+        }
+    }
+}
+
 fn records(n: u32) -> Vec<Item> {
     (0..n)
         .map(|id| Item {
