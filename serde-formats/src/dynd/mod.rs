@@ -161,7 +161,7 @@
 //! not scalars (`bool`, integers, floats, `char`, strings), one stored word (the value's type,
 //! for options) and a check for elements that took no bytes; scalars skip both, since they
 //! always take bytes and never write a missing value (log records: 201 -> 166 instructions
-//! each, borsh 160; 158 since the depth count is branch-free, see below). A `Vec` sink's own
+//! each, borsh 160; 163 since the depth count is branch-free, see below). A `Vec` sink's own
 //! length is the byte count ([`Output::position`]), so a fixed-size value costs its bytes and
 //! a capacity check.
 //! A sequence of known length reserves from its first element's size (at most 128 bytes per
@@ -194,9 +194,9 @@
 //! The reader takes struct fields in place and tuple and array elements through a local copy
 //! of its position. Counting a struct against the depth limit is a branch-free decrement with
 //! its error out of line, small enough that serde's derived `Triangle::deserialize` inlines
-//! into the `Vec`'s element loop (125k triangles: 24.2M -> 18.9M instructions a read; criterion,
-//! 50k triangles, old and new alternated: 1.25-1.29 ms -> 0.97-0.98 ms, borsh 0.97-0.99 ms,
-//! bincode 0.87-0.92 ms, postcard 0.38-0.39 ms). What is left is serde's `[T; N]`, which
+//! into the `Vec`'s element loop (125k triangles: 24.2M -> 19.5M instructions a read; criterion,
+//! 50k triangles, old and new alternated: 1.28-1.29 ms -> 0.94-0.96 ms, borsh 0.92-1.00 ms,
+//! bincode 0.86-0.90 ms, postcard 0.33-0.36 ms). What is left is serde's `[T; N]`, which
 //! stays out of line and hands each 36-byte triangle back through memory, where the caller
 //! reads it back with wider loads than the stores that wrote it.
 //! Whether it stays out of line depends on how rustc splits the crate into codegen units:

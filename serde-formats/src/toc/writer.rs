@@ -25,16 +25,21 @@ use super::Config;
 ///
 /// The TOC itself is about half the data's size on a list of small records (a
 /// `{"p": [start, end]}` node per record, as msglc writes it), so a file has ~1.5× the bytes
-/// of plain MessagePack. Measured with callgrind instruction counts (the shared machine's
-/// wall clock varies by ±50%), into a reused buffer, against rmp-serde's plain MessagePack:
-/// 1M small records (`benches/toc.rs`, shape B) take 527 instructions a record against 361
-/// (1.46×; 560 before closing a small record took a fast path, 898 before the writer's serde
-/// entry points, field and container openings were inlined, 1,287 before small records were
-/// left unrecorded), and 1,000 lists of 10,000
-/// `f64` (shape A) 513M instructions against 220M (603M while closing an array scanned its
-/// children for a large one; the index now keeps track as they are added). On shape B the
-/// time is per-value work (heads, field names, opening and closing each record, the TOC's
-/// leaf per record), not allocation (README, "Benchmarks").
+/// of plain MessagePack. Measured into a reused buffer against rmp-serde's plain MessagePack
+/// (`benches/toc.rs`; instruction counts from callgrind, times from one criterion run with
+/// both alternated, the shared machine's wall clock varying by ±25%):
+///
+/// - 1M small records (shape B): 537 instructions a record against 363 (1.48×); 55-57 ms
+///   against 34 ms (1.6×), 71-73 ms before leaf nodes and field names stopped passing through
+///   a stack buffer that was read back before its stores landed. Earlier: 898 instructions
+///   before the writer's serde entry points, field and container openings were inlined,
+///   1,287 before small records were left unrecorded.
+/// - 1,000 lists of 10,000 `f64` (shape A): 416M instructions against 222M; 32 ms against
+///   32 ms (1.0×), 52 ms before a list of numbers was cut into blocks as it was written
+///   instead of keeping a 24-byte entry per number and scanning them at its end.
+///
+/// On shape B the time is per-value work (heads, field names, opening and closing each
+/// record, the TOC's leaf per record), not allocation (README, "Benchmarks").
 ///
 /// ```
 /// use serde_formats::toc::{self, Writer};
