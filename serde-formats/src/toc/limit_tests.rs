@@ -96,3 +96,37 @@ fn variants_count_their_map_on_both_sides() {
         assert_names_the_limit(&err, depth - 1);
     }
 }
+
+/// One level past the limit is refused under every block size, however the containers on
+/// the way are recorded. A fuzz case of stop 35: in release builds the depth counter did not
+/// count (see `limits.rs`), and a file 129 levels deep was written.
+#[test]
+fn depth_limit_holds_one_level_past_it() {
+    for block_size in [1, 2, 64, 8192] {
+        for trivial_size in [0, 20] {
+            let config = Config::new()
+                .depth_limit(10)
+                .block_size(block_size)
+                .trivial_size(trivial_size);
+            for levels in [10, 11] {
+                let mut value = Value::Nil;
+                for level in 0..levels {
+                    value = if level % 3 == 0 {
+                        Value::Map(vec![(Value::Str("k".into()), value)])
+                    } else {
+                        Value::Array(vec![value, Value::Nil])
+                    };
+                }
+                let result = to_bytes_with(&value, &config);
+                if levels == 10 {
+                    assert!(result.is_ok(), "{block_size} {trivial_size}");
+                } else {
+                    let Err(err) = result else {
+                        panic!("wrote 11 levels: block size {block_size}, trivial {trivial_size}");
+                    };
+                    assert_names_the_limit(&err, 10);
+                }
+            }
+        }
+    }
+}

@@ -197,6 +197,8 @@ mod ser;
 mod source;
 mod stats;
 #[cfg(test)]
+mod stream_tests;
+#[cfg(test)]
 mod tests;
 mod value;
 mod writer;

@@ -1,0 +1,84 @@
+//! The writer to memory streams arrays of trivial values into blocks and promotes containers
+//! late; the writer to a file records every container from its start. Both must write the
+//! same bytes, and a streamed list must get the block list msglc's rule gives.
+
+use std::io::Cursor as IoCursor;
+
+use proptest::prelude::*;
+
+use super::tests::{sections, value_strategy};
+use super::{from_bytes, to_bytes_with, to_writer_with, Config, Value};
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// The writer to memory (which streams arrays and promotes containers late) and the
+    /// writer to a file (which records every container from its start) write the same bytes.
+    #[test]
+    fn memory_and_file_writers_agree(
+        value in value_strategy(),
+        block_size in 1u64..160,
+        trivial_size in 1u64..30,
+    ) {
+        let config = Config::new().block_size(block_size).trivial_size(trivial_size);
+        let in_memory = to_bytes_with(&value, &config).unwrap();
+        let mut file = IoCursor::new(Vec::new());
+        to_writer_with(&mut file, &value, &config).unwrap();
+        prop_assert_eq!(in_memory, file.into_inner());
+    }
+}
+
+#[test]
+fn streamed_arrays_match_recorded_ones() {
+    // Each case against the file writer, which records every value as an entry; a block
+    // size of 64 makes a few dozen numbers a block list.
+    let long = "x".repeat(40);
+    let numbers = |n: u64| (0..n).map(Value::UInt).collect::<Vec<_>>();
+    let mut cases = vec![
+        Value::Array(numbers(3)),
+        Value::Array(numbers(200)),
+        Value::Array(vec![Value::F64(0.5); 50]),
+    ];
+    // A value that is not trivial, or a container, before, inside and after the first block.
+    for at in [0, 5, 40, 199] {
+        let mut items = numbers(200);
+        items[at] = Value::Str(long.clone());
+        cases.push(Value::Array(items.clone()));
+        items[at] = Value::Array(numbers(2));
+        cases.push(Value::Array(items.clone()));
+        items[at] = Value::Array(numbers(100));
+        cases.push(Value::Array(items));
+    }
+    // Streamed arrays inside a map and inside an array, and one of unknown length.
+    cases.push(Value::Map(vec![
+        (Value::Str("a".into()), Value::Array(numbers(100))),
+        (Value::Str("b".into()), Value::Array(numbers(7))),
+    ]));
+    cases.push(Value::Array(vec![
+        Value::Array(numbers(100)),
+        Value::Array(numbers(100)),
+    ]));
+    let config = Config::new().block_size(64);
+    for value in &cases {
+        let in_memory = to_bytes_with(value, &config).unwrap();
+        let mut file = IoCursor::new(Vec::new());
+        to_writer_with(&mut file, value, &config).unwrap();
+        assert_eq!(in_memory, file.into_inner(), "{value:?}");
+        assert_eq!(&from_bytes::<Value>(&in_memory).unwrap(), value);
+    }
+    // The long list is a block list, `{"p": [[count, start, end], ...]}`, worked out by hand:
+    // its 3-byte head, then 128 one-byte and 72 two-byte numbers, a block closing at the first
+    // number that reaches 64 bytes past the block's start.
+    let file = to_bytes_with(&numbers(200), &config).unwrap();
+    let (_, toc) = sections(&file);
+    #[rustfmt::skip]
+    let expected = [
+        0x81, 0xa1, b'p', 0x95,
+        0x93, 64, 3, 67,
+        0x93, 64, 67, 0xcc, 131,
+        0x93, 32, 0xcc, 131, 0xcc, 195,
+        0x93, 32, 0xcc, 195, 0xcd, 0x01, 0x03,
+        0x93, 8, 0xcd, 0x01, 0x03, 0xcd, 0x01, 0x13,
+    ];
+    assert_eq!(toc, &expected[..]);
+}
