@@ -55,8 +55,10 @@ pub(super) struct Open {
     is_map: bool,
 }
 
-/// The block being filled of an array whose children are cut into blocks as they are written
-/// ([`Index::stream_open`]), as [`group_into_blocks`] cuts them at its end.
+/// msglc's rule for cutting the trivial children of an array into blocks, one child at a
+/// time: a block closes with the first child that ends at least the block size past the
+/// block's start; the rest forms a last block. The writer keeps one while it streams an array
+/// ([`Index::stream_open`]); [`group_into_blocks`] runs one over finished children.
 #[derive(Clone, Copy, Default)]
 struct Stream {
     /// Where the block starts, and the position that closes it.
@@ -64,6 +66,34 @@ struct Stream {
     limit: u64,
     /// Its values so far.
     count: u64,
+}
+
+impl Stream {
+    /// The first block, starting at `start`.
+    fn new(start: u64, block_size: u64) -> Self {
+        Stream {
+            block_start: start,
+            limit: start.saturating_add(block_size),
+            count: 0,
+        }
+    }
+
+    /// A child ended at `end`: pushes `[count, start, end]` to `blocks` when it closes a block.
+    #[inline]
+    fn push(&mut self, end: u64, block_size: u64, blocks: &mut Vec<[u64; 3]>) {
+        self.count += 1;
+        if end >= self.limit {
+            blocks.push([self.count, self.block_start, end]);
+            *self = Stream::new(end, block_size);
+        }
+    }
+
+    /// The last child ended at `end`: pushes the last block, if it has children.
+    fn finish(self, end: u64, blocks: &mut Vec<[u64; 3]>) {
+        if self.count > 0 {
+            blocks.push([self.count, self.block_start, end]);
+        }
+    }
 }
 
 /// An indexed root container whose children are the whole entry stack.
@@ -321,36 +351,20 @@ impl Index {
     /// is a container or not trivial.
     pub(super) fn stream_open(&mut self, content: u64) {
         self.blocks.clear();
-        self.stream = Stream {
-            block_start: content,
-            limit: content.saturating_add(self.block_size),
-            count: 0,
-        };
+        self.stream = Stream::new(content, self.block_size);
     }
 
     /// A trivial child of the streamed array ended at `end`.
     #[inline]
     pub(super) fn stream_leaf(&mut self, end: u64) {
-        let stream = &mut self.stream;
-        stream.count += 1;
-        if end >= stream.limit {
-            self.blocks.push([stream.count, stream.block_start, end]);
-            *stream = Stream {
-                block_start: end,
-                limit: end.saturating_add(self.block_size),
-                count: 0,
-            };
-        }
+        self.stream.push(end, self.block_size, &mut self.blocks);
     }
 
     /// Closes the streamed array opened with `open`, ending at `end`: a block list when it
     /// reached the block size in more than one block, otherwise a leaf (as [`Index::close`]).
     pub(super) fn stream_close(&mut self, open: &Open, end: u64) {
         let start = open.start;
-        let stream = self.stream;
-        if stream.count > 0 {
-            self.blocks.push([stream.count, stream.block_start, end]);
-        }
+        self.stream.finish(end, &mut self.blocks);
         if end - start >= self.block_size && self.blocks.len() > 1 {
             let before = self.arena.len();
             encode_blocks(&mut self.arena, &self.blocks);
@@ -484,7 +498,7 @@ fn encode_blocks(out: &mut Vec<u8>, blocks: &[[u64; 3]]) {
 }
 
 /// Cuts the children of an array whose children are all trivial into blocks, appended to
-/// `blocks`: a block closes once `end - block_start >= block_size`; the rest forms a last block.
+/// `blocks` (see [`Stream`]).
 pub(super) fn group_into_blocks(
     spans: impl IntoIterator<Item = (u64, u64)>,
     block_size: u64,
@@ -494,24 +508,13 @@ pub(super) fn group_into_blocks(
     let Some(&(first_start, _)) = spans.peek() else {
         return;
     };
-    let mut block_start = first_start;
-    // A block ends with the first value that reaches this position.
-    let mut limit = block_start.saturating_add(block_size);
-    let mut count = 0u64;
-    let mut block_end = first_start;
+    let mut stream = Stream::new(first_start, block_size);
+    let mut last_end = first_start;
     for (_, end) in spans {
-        count += 1;
-        block_end = end;
-        if end >= limit {
-            blocks.push([count, block_start, end]);
-            block_start = end;
-            limit = end.saturating_add(block_size);
-            count = 0;
-        }
+        stream.push(end, block_size, blocks);
+        last_end = end;
     }
-    if count > 0 {
-        blocks.push([count, block_start, block_end]);
-    }
+    stream.finish(last_end, blocks);
 }
 
 /// Copies one encoded node from `cur` to `out` with every data position moved by `delta`.
