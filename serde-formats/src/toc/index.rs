@@ -322,11 +322,7 @@ impl Index {
                 self.block_size,
                 &mut self.blocks,
             );
-            if self.blocks.len() > 1 {
-                let before = self.arena.len();
-                encode_blocks(&mut self.arena, &self.blocks);
-                let len = self.arena.len() - before;
-                self.push_node(open, start, end, len);
+            if self.push_block_list(open, end) {
                 return;
             }
         }
@@ -363,16 +359,23 @@ impl Index {
     /// Closes the streamed array opened with `open`, ending at `end`: a block list when it
     /// reached the block size in more than one block, otherwise a leaf (as [`Index::close`]).
     pub(super) fn stream_close(&mut self, open: &Open, end: u64) {
-        let start = open.start;
         self.stream.finish(end, &mut self.blocks);
-        if end - start >= self.block_size && self.blocks.len() > 1 {
-            let before = self.arena.len();
-            encode_blocks(&mut self.arena, &self.blocks);
-            let len = self.arena.len() - before;
-            self.push_node(open, start, end, len);
-            return;
+        if end - open.start < self.block_size || !self.push_block_list(open, end) {
+            self.leaf(open.start, end);
         }
-        self.leaf(start, end);
+    }
+
+    /// Makes the blocks in `self.blocks` the node of the array `open` ending at `end`, if there
+    /// is more than one (one block is the whole array: a leaf). Returns whether it did.
+    fn push_block_list(&mut self, open: &Open, end: u64) -> bool {
+        if self.blocks.len() <= 1 {
+            return false;
+        }
+        let before = self.arena.len();
+        encode_blocks(&mut self.arena, &self.blocks);
+        let len = self.arena.len() - before;
+        self.push_node(open, open.start, end, len);
+        true
     }
 
     /// Replaces the children of `open` by one indexed entry whose node, `len` bytes, ends the
