@@ -82,6 +82,17 @@ struct Level {
     key: Key,
 }
 
+/// An unrecorded container of known length with no container open inside it: all that a
+/// small record needs while it is written. It goes on `levels` only when a container opens
+/// inside it or it is promoted ([`Writer::materialize`]), so that a record costs no [`Level`]
+/// pushed and popped (1M records: 537 -> 517 instructions each).
+#[derive(Clone, Copy)]
+struct Pending {
+    start: u64,
+    content: u64,
+    is_map: bool,
+}
+
 /// No unrecorded container is open.
 const NO_FRONTIER: usize = usize::MAX;
 
@@ -90,8 +101,11 @@ pub(super) struct Writer<O> {
     data: Data<O>,
     index: Index,
     depth: Depth,
-    /// The containers open now, outermost first.
+    /// The containers open now, outermost first, but for a [`Pending`] one.
     levels: Vec<Level>,
+    /// The innermost open container, when it is unrecorded, of known length and has no open
+    /// container inside: kept here instead of on `levels` (see [`Pending`]).
+    pending: Option<Pending>,
     /// Whether values written now get entries: the innermost container is recorded (or there
     /// is none), and no map key is being written.
     record: bool,
@@ -163,6 +177,7 @@ impl<O: Sink> Writer<O> {
             index: memory.index,
             depth: Depth::new(config.depth_limit),
             levels: memory.levels,
+            pending: None,
             record: true,
             streaming: false,
             frontier: NO_FRONTIER,
@@ -260,6 +275,9 @@ impl<O: Sink> Writer<O> {
     #[inline]
     fn begin(&mut self, len: Option<usize>, is_map: bool) -> Result<()> {
         self.depth.enter(Nesting::Value)?;
+        if self.pending.is_some() {
+            self.materialize();
+        }
         let start = self.data.pos;
         if self.streaming {
             // A container child may not be trivial: the parent records entries from here on.
@@ -286,6 +304,16 @@ impl<O: Sink> Writer<O> {
             self.frontier = self.levels.len();
             self.limit = start.saturating_add(self.block_size);
         }
+        if !recorded && spill.is_none() {
+            self.pending = Some(Pending {
+                start,
+                content: self.data.pos,
+                is_map,
+            });
+            self.record = false;
+            self.streaming = false;
+            return Ok(());
+        }
         self.levels.push(Level {
             start,
             content: self.data.pos,
@@ -307,6 +335,15 @@ impl<O: Sink> Writer<O> {
         self.depth.leave();
         if let Some(declared) = declared.filter(|&d| d != count) {
             return Err(wrong_count(declared, count));
+        }
+        if let Some(pending) = self.pending {
+            let top = self.levels.len();
+            if self.in_key != 0 || self.data.pos - pending.start < self.block_size {
+                self.pending = None;
+                return self.closed(top, false, pending.start);
+            }
+            self.materialize();
+            return self.end_general(top, count);
         }
         let top = self.levels.len().wrapping_sub(1);
         // The common case first (a small record of known length, its children without
@@ -390,6 +427,29 @@ impl<O: Sink> Writer<O> {
         Ok(())
     }
 
+    /// Puts the [`Pending`] container, if any, on `levels`, as [`Writer::begin`] would have.
+    #[cold]
+    #[inline(never)]
+    fn materialize(&mut self) {
+        if let Some(Pending {
+            start,
+            content,
+            is_map,
+        }) = self.pending.take()
+        {
+            self.levels.push(Level {
+                start,
+                content,
+                open: self.index.open(start, is_map),
+                is_map,
+                recorded: false,
+                streaming: false,
+                spill: None,
+                key: Key::default(),
+            });
+        }
+    }
+
     /// Promotes the unrecorded containers that have reached the block size, outermost first.
     #[cold]
     fn promote_grown(&mut self) -> Result<()> {
@@ -403,6 +463,7 @@ impl<O: Sink> Writer<O> {
     /// gets the entries of the children it holds so far, rebuilt from their bytes.
     #[cold]
     fn promote(&mut self, upto: usize) -> Result<()> {
+        self.materialize();
         while self.frontier <= upto {
             let at = self.frontier;
             let level = self.levels[at];

@@ -82,3 +82,32 @@ fn streamed_arrays_match_recorded_ones() {
     ];
     assert_eq!(toc, &expected[..]);
 }
+
+/// A map key that is a container opens a container inside a small map that has no level on
+/// the writer's stack yet; the map then grows past the block size through its last value.
+#[test]
+fn a_container_key_inside_a_small_map() {
+    let value = Value::Map(vec![
+        (Value::Str("𐀀¡ࠀ    𐀀𐀀0".into()), Value::Nil),
+        (
+            Value::Array(vec![
+                Value::Ext(0, vec![0, 0, 0, 0, 1, 89, 39, 129, 130, 135]),
+                Value::UInt(72),
+                Value::Nil,
+                Value::Bin(vec![39u8; 22]),
+                Value::Bool(true),
+                Value::UInt(62),
+                Value::Bin(vec![193u8; 13]),
+                Value::F32(-1.8705972e32),
+                Value::F64(-3.302789445698263e234),
+                Value::Bin(vec![92u8; 5]),
+            ]),
+            Value::Bin(vec![164u8; 37]),
+        ),
+    ]);
+    let config = Config::new().block_size(103).trivial_size(29);
+    let in_memory = to_bytes_with(&value, &config).unwrap();
+    let mut file = IoCursor::new(Vec::new());
+    to_writer_with(&mut file, &value, &config).unwrap();
+    assert_eq!(in_memory, file.into_inner());
+}
