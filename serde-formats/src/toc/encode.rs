@@ -172,11 +172,31 @@ pub(crate) fn uint_len(v: u64) -> usize {
 /// Appends `{"p": [start, end]}`, the node of a value known by its span.
 #[inline(always)]
 pub(crate) fn put_leaf(out: &mut Vec<u8>, start: u64, end: u64) {
+    put_leaf_words(out, uint_word(start), uint_word(end));
+}
+
+/// [`put_leaf`] for each span, in order. Where a span starts at the previous one's end (the
+/// elements of an array, back to back), the end's encoding is used again as the start's.
+#[inline]
+pub(crate) fn put_leaves(out: &mut Vec<u8>, spans: impl Iterator<Item = (u64, u64)>) {
+    let mut previous = None;
+    for (start, end) in spans {
+        let start_word = match previous {
+            Some((previous_end, word)) if previous_end == start => word,
+            _ => uint_word(start),
+        };
+        let end_word = uint_word(end);
+        put_leaf_words(out, start_word, end_word);
+        previous = Some((end, end_word));
+    }
+}
+
+/// Appends `{"p": [start, end]}` given the two integers as [`uint_word`]s.
+#[inline(always)]
+fn put_leaf_words(out: &mut Vec<u8>, (s, s_len): (u128, usize), (e, e_len): (u128, usize)) {
     // Two stores of known size straight into `out`, then the unused tail dropped: a copy of
     // variable size is a call to `memcpy`, and a leaf assembled in a buffer on the stack is
     // read back before its stores have landed (a store-forwarding stall per leaf).
-    let (s, s_len) = uint_word(start);
-    let (e, e_len) = uint_word(end);
     // The map head, "p" and the array head, then `start` (at most 4 + 9 bytes).
     let first = u128::from(u32::from_le_bytes([0x81, 0xa1, b'p', 0x92])) | s << 32;
     let at = out.len();
@@ -271,6 +291,34 @@ mod tests {
             }
         }
     }
+    /// Spans back to back (the start's encoding taken from the previous end) and with gaps,
+    /// across every width change, against `rmp::encode`.
+    #[test]
+    fn leaves_in_a_row_match_rmp() {
+        let mut cuts = vec![0u64, 1, u64::MAX - 1, u64::MAX];
+        for bits in [7u32, 8, 16, 32] {
+            let edge = 1u64 << bits;
+            cuts.extend([edge - 1, edge, edge + 1]);
+        }
+        cuts.sort_unstable();
+        // Back to back, then every other pair (a gap before each span).
+        let back_to_back: Vec<(u64, u64)> = cuts.windows(2).map(|w| (w[0], w[1])).collect();
+        let with_gaps: Vec<(u64, u64)> = cuts.chunks_exact(2).map(|c| (c[0], c[1])).collect();
+        for spans in [back_to_back, with_gaps] {
+            let mut expected = Vec::new();
+            for &(start, end) in &spans {
+                rmp::encode::write_map_len(&mut expected, 1).unwrap();
+                rmp::encode::write_str(&mut expected, "p").unwrap();
+                rmp::encode::write_array_len(&mut expected, 2).unwrap();
+                rmp::encode::write_uint(&mut expected, start).unwrap();
+                rmp::encode::write_uint(&mut expected, end).unwrap();
+            }
+            let mut out = Vec::new();
+            put_leaves(&mut out, spans.iter().copied());
+            assert_eq!(out, expected, "{spans:?}");
+        }
+    }
+
     #[test]
     fn heads_match_rmp() {
         for len in [0u32, 1, 15, 16, 31, 32, 255, 256, 65535, 65536, u32::MAX] {

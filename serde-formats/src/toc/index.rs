@@ -11,7 +11,7 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::read::Cursor;
 
-use super::encode::{self, put_leaf, put_pair, uint_len};
+use super::encode::{self, put_leaf, put_leaves, put_pair, uint_len};
 use super::msgpack::Head;
 
 /// Set in [`Entry::meta`] when the entry's node is in the arena (an indexed container or a
@@ -465,9 +465,7 @@ fn encode_indexed(
     out.extend_from_slice(head.as_bytes());
     if !node.is_map && nodes.is_empty() {
         // An array of leaves (a long list of small records): one inlined leaf each.
-        for child in children {
-            put_leaf(out, child.start, child.end);
-        }
+        put_leaves(out, children.iter().map(|c| (c.start, c.end)));
         return;
     }
     let mut at = 0;
