@@ -29,11 +29,14 @@ use super::Config;
 /// (`benches/toc.rs`; instruction counts from callgrind, times from one criterion run with
 /// both alternated, the shared machine's wall clock varying by ±25%):
 ///
-/// - 1M small records (shape B): 537 instructions a record against 363 (1.48×); 55-57 ms
-///   against 34 ms (1.6×), 71-73 ms before leaf nodes and field names stopped passing through
-///   a stack buffer that was read back before its stores landed. Earlier: 898 instructions
-///   before the writer's serde entry points, field and container openings were inlined,
-///   1,287 before small records were left unrecorded.
+/// - 1M small records (shape B): 510 instructions a record against 363 (1.41×); 56-66 ms
+///   against 31-45 ms in three runs (1.4-1.8×: the runs differ more than the last change
+///   does). 537 instructions before a small record stopped pushing a level on the writer's
+///   stack and the leaves of back-to-back values stopped encoding each position twice;
+///   71-73 ms before leaf nodes and field names stopped passing through a stack buffer that
+///   was read back before its stores landed. Earlier: 898 instructions before the writer's
+///   serde entry points, field and container openings were inlined, 1,287 before small
+///   records were left unrecorded.
 /// - 1,000 lists of 10,000 `f64` (shape A): 426M instructions against 222M; 32 ms against
 ///   32 ms (1.0×), 52 ms before a list of numbers was cut into blocks as it was written
 ///   instead of keeping a 24-byte entry per number and scanning them at its end.
