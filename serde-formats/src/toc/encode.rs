@@ -291,6 +291,7 @@ mod tests {
             }
         }
     }
+
     /// Spans back to back (the start's encoding taken from the previous end) and with gaps,
     /// across every width change, against `rmp::encode`.
     #[test]

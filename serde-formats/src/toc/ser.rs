@@ -336,6 +336,8 @@ impl<O: Sink> Writer<O> {
         if let Some(declared) = declared.filter(|&d| d != count) {
             return Err(wrong_count(declared, count));
         }
+        // A pending record, the most common container: closed without touching `levels`,
+        // unless it has grown to the block size.
         if let Some(pending) = self.pending {
             let top = self.levels.len();
             if self.in_key != 0 || self.data.pos - pending.start < self.block_size {
@@ -463,6 +465,7 @@ impl<O: Sink> Writer<O> {
     /// gets the entries of the children it holds so far, rebuilt from their bytes.
     #[cold]
     fn promote(&mut self, upto: usize) -> Result<()> {
+        // The containers from the frontier on must all be on `levels`.
         self.materialize();
         while self.frontier <= upto {
             let at = self.frontier;
