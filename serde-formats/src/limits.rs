@@ -50,8 +50,9 @@ pub(crate) fn too_deep(what: Nesting, limit: usize) -> Error {
     )
 }
 
-/// A nesting counter: [`enter`](Depth::enter) one level per container opened, [`leave`]
-/// (Depth::leave) when it closes. A value may hold `limit` levels; the next one is refused.
+/// A nesting counter: [`enter`](Depth::enter) one level per container opened,
+/// [`leave`](Depth::leave) when it closes. A value may hold `limit` levels; the next one is
+/// refused.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Depth {
     left: usize,

@@ -177,7 +177,7 @@ impl<'a, B: Base> Cursor<'a, B> {
         Ok(byte)
     }
 
-    /// Takes a minimal LEB128 `u64` (see [`varint`](crate::varint)).
+    /// Takes a minimal LEB128 `u64` (see [`varint`]).
     #[inline]
     pub(crate) fn varint(&mut self) -> Result<u64> {
         let (value, len) = varint::decode_u64(self.remaining(), self.offset())?;

@@ -1,5 +1,5 @@
 //! Dynamic values: [`Value`] holds any DyND value without its type, in its natural serde shape,
-//! and converts to and from [`serde_json::Value`]. [`Array`](super::Array) pairs one with its type.
+//! and converts to and from [`serde_json::Value`]. [`Array`] pairs one with its type.
 
 use std::fmt;
 

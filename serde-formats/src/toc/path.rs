@@ -332,7 +332,7 @@ impl IntoPath for &[Segment] {
     }
 }
 
-/// Builds a [`Path`](crate::toc::Path) from string keys (`&str`, `String`) and indices or
+/// Builds a [`Path`] from string keys (`&str`, `String`) and indices or
 /// integer keys (integers).
 ///
 /// ```

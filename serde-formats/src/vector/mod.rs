@@ -3,11 +3,11 @@
 //! A failure that depends on a particular arrangement of dictionary, constant or lazy wrappers
 //! can be replayed only if the input is saved with those wrappers intact. This module models
 //! Velox [`Vector`]s (FLAT, CONSTANT, DICTIONARY, LAZY over a [`Type`] tree), writes them with
-//! [`save`] / [`to_bytes`] and reads them back with [`restore`] / [`from_bytes`], checking
+//! [`save()`] / [`to_bytes`] and reads them back with [`restore()`] / [`from_bytes`], checking
 //! everything Velox's reader takes on trust. [`Vector::value`] reads a row through any encoding,
 //! `Display` prints a summary and the first rows, and [`from_rows`] / [`to_rows`] bridge to
 //! serde types. Files written by Velox (`facebook::velox::saveVector`, pyvelox's
-//! `save_vector`) restore, and Velox restores the files [`save`] writes; both directions are
+//! `save_vector`) restore, and Velox restores the files [`save()`] writes; both directions are
 //! tested against pyvelox 0.2.0 (`tests/tests/velox_interop.rs`). With the cargo feature
 //! `arrow`, `to_arrow` / `from_arrow` convert between vectors and arrow-rs arrays (type mapping
 //! and encoding choices in the `arrow` module's docs; dictionaries stay dictionaries,
@@ -30,8 +30,8 @@
 //! decoder errors in §7, differences from Velox in §8); the sections below restate it.
 //!
 //! **Stability.** The layout is Velox's `VectorSaver` layout (`velox/vector/VectorSaver.cpp`),
-//! which has no magic number and no version. [`save`] always writes the *canonical* form below,
-//! so equal vectors give equal bytes. [`restore`] also reads the *accepted* forms listed in the
+//! which has no magic number and no version. [`save()`] always writes the *canonical* form below,
+//! so equal vectors give equal bytes. [`restore()`] also reads the *accepted* forms listed in the
 //! table at the end, which Velox writes too, and turns them into the canonical vector.
 //!
 //! **The layout of Velox's prose description is not read.** Earlier versions of this crate
@@ -54,14 +54,14 @@
 //! negative).
 //!
 //! ## Type
-//! A buffer holding Velox's type JSON (`Type::serialize()`), UTF-8. [`save`] writes the keys in
+//! A buffer holding Velox's type JSON (`Type::serialize()`), UTF-8. [`save()`] writes the keys in
 //! the order `name`, `type`, then `precision`, `scale` (DECIMAL), `names` (ROW), `cTypes`
 //! (ARRAY, MAP, ROW), without spaces: `{"name":"Type","type":"BIGINT"}`,
 //! `{"name":"DateType","type":"DATE"}`,
 //! `{"name":"Type","type":"DECIMAL","precision":10,"scale":2}`,
 //! `{"name":"Type","type":"ARRAY","cTypes":[...]}`,
 //! `{"name":"Type","type":"ROW","names":["a"],"cTypes":[...]}`. Velox's own key order varies
-//! from file to file (folly objects are hash maps), so [`restore`] parses the JSON, in any
+//! from file to file (folly objects are hash maps), so [`restore()`] parses the JSON, in any
 //! order, and goes by `type` as Velox does (`name` is not checked). Known types: BOOLEAN,
 //! TINYINT, SMALLINT, INTEGER, BIGINT, REAL, DOUBLE, VARCHAR, VARBINARY, TIMESTAMP, HUGEINT,
 //! DATE, DECIMAL(p, s), INTERVAL DAY TO SECOND, INTERVAL YEAR TO MONTH, JSON, UNKNOWN, ARRAY,
@@ -71,7 +71,7 @@
 //!
 //! ## Nulls
 //! A flag, then if 1 the nulls buffer: row `i` in bit `i % 8` of byte `i / 8` (LSB first), bit
-//! 1 = not null. [`save`] writes the flag 1 iff some row is null, `ceil(size / 8)` bytes, unused
+//! 1 = not null. [`save()`] writes the flag 1 iff some row is null, `ceil(size / 8)` bytes, unused
 //! high bits 0.
 //!
 //! ## FLAT scalar
@@ -105,7 +105,7 @@
 //! Header, is-null flag. A null constant ends there. Otherwise an is-scalar flag: 1 for a value
 //! written in place, `width` bytes (BOOLEAN one byte 0/1), or for strings a 16-byte view
 //! followed, when longer than 12 bytes, by a buffer holding the string (the view's offset is
-//! 0); 0 for a base vector and an `i32` index below the base's size. [`save`] writes scalar
+//! 0); 0 for a base vector and an `i32` index below the base's size. [`save()`] writes scalar
 //! types in place and ARRAY, MAP and ROW as base and index (never null at that index: a null
 //! base row is written as the null constant).
 //!
@@ -143,7 +143,7 @@
 //! ([`ErrorKind::UnexpectedEnd`]), and for [`from_bytes`] bytes after the vector
 //! ([`ErrorKind::TrailingBytes`]). Errors carry the byte offset of the bad field (for type JSON
 //! that does not parse, of the offending byte); checks that need a whole vector (indices
-//! against the base, child types) point at the vector's first byte. [`restore`] reads each
+//! against the base, child types) point at the vector's first byte. [`restore()`] reads each
 //! buffer straight into its allocation, which grows with the bytes that arrive: it never
 //! allocates more than four times the bytes it has actually read plus 64 KiB, whatever lengths the
 //! input claims; what it builds is a small multiple of those bytes (the type JSON is parsed

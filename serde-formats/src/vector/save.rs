@@ -20,7 +20,7 @@ use crate::error::{Error, ErrorKind, Result};
 /// # Errors
 /// [`ErrorKind::Io`] when the writer fails; [`ErrorKind::IntegerOverflow`] when a buffer would be
 /// longer than `i32::MAX` bytes (more than 134 million string views, or 2 GiB of long strings);
-/// [`ErrorKind::DepthLimitExceeded`] for what [`restore`](super::restore) would refuse: vectors
+/// [`ErrorKind::DepthLimitExceeded`] for what [`restore()`](super::restore()) would refuse: vectors
 /// nested more than 128 levels or a type more than [`TYPE_DEPTH_LIMIT`] levels;
 /// [`ErrorKind::BadType`] for a `DECIMAL` type with bad parameters (see [`Type::validate`]).
 ///

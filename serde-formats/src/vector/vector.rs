@@ -60,7 +60,7 @@ impl Encoding {
 /// Build one with [`Vector::from_values`] (flat all the way down), [`Vector::flat_row`],
 /// [`Vector::flat_array`], [`Vector::flat_map`], [`Vector::constant`],
 /// [`Vector::constant_value`], [`Vector::dictionary`], [`Vector::lazy`] or
-/// [`Vector::unloaded_lazy`]; every constructor checks what [`restore`](super::restore) checks,
+/// [`Vector::unloaded_lazy`]; every constructor checks what [`restore()`](super::restore()) checks,
 /// so a `Vector` always satisfies the invariants in the [module docs](super).
 ///
 /// Equality is structural: two vectors are equal when they have the same type, size and encoding
