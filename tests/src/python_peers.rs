@@ -103,11 +103,20 @@ fn provision() -> Result<PathBuf, String> {
             Failure::NotFound => "python3 is not on PATH: install Python 3.10 or newer \
                  (with its venv module) to run the interop tests"
                 .to_owned(),
-            Failure::Exit(output) => format!(
-                "`python3 -m venv` failed: install Python's venv module (on Debian and Ubuntu: \
-                 apt-get install python3-venv) to run the interop tests ({})",
-                last_line(&output)
-            ),
+            Failure::Exit(output) => {
+                let cause = last_line(&output);
+                // Debian's Python without its venv package says so by naming ensurepip; any
+                // other failure (a full disk, a read-only target directory) is told as it is.
+                let stderr = String::from_utf8_lossy(&output.stderr);
+                let hint =
+                    if stderr.contains("ensurepip") || stderr.contains("No module named venv") {
+                        "install Python's venv module (on Debian and Ubuntu: apt-get install \
+                     python3-venv) to run the interop tests: "
+                    } else {
+                        ""
+                    };
+                format!("`python3 -m venv {}` failed: {hint}{cause}", dir.display())
+            }
             Failure::Io(err) => format!("cannot run python3: {err}"),
         });
     created?;
@@ -118,6 +127,9 @@ fn provision() -> Result<PathBuf, String> {
             "install",
             "--quiet",
             "--disable-pip-version-check",
+            // The wheels are installed once per requirements file; a second copy in pip's
+            // cache would only take disk space.
+            "--no-cache-dir",
         ])
         .args(["--no-input", "--requirement"])
         .arg(&requirements_path))
