@@ -3,8 +3,11 @@
 //! decide, when a container ends, whether it is a leaf, an indexed map or array, or a block
 //! list (the node table of the [module docs](super)).
 //!
-//! Entries are plain spans (24 bytes), so a value costs one push, and dropping the entries of
-//! a small container costs nothing. A container that becomes indexed is encoded at once into
+//! Entries are plain ends (16 bytes with the key), so a value costs one push, and dropping the
+//! entries of a small container costs nothing. A value's start is not stored: the children of
+//! a container lie back to back from its content's start, each map value right after its
+//! key, so each start is the previous end plus the key's length ([`Spans`]). 1M small records
+//! so keep 16 MB on the stack, not 24. A container that becomes indexed is encoded at once into
 //! the arena, replacing its children's nodes there; the root's own node is never copied: its
 //! children stay on the stack and [`Index::finish_into`] encodes it straight into the output.
 
@@ -24,8 +27,7 @@ const INDEXED: u32 = 1 << 31;
 /// A value waiting for its parent container to end.
 #[derive(Clone, Copy)]
 struct Entry {
-    /// The value's data, `[start, end)`.
-    start: u64,
+    /// Where the value's data ends (its start follows from its place: see [`Spans`]).
     end: u64,
     /// Where its key starts in the key arena (entries of maps).
     key: u32,
@@ -37,6 +39,41 @@ impl Entry {
     #[inline]
     fn indexed(&self) -> bool {
         self.meta & INDEXED != 0
+    }
+
+    /// The length of its map key (0 in an array).
+    #[inline]
+    fn key_len(&self) -> u64 {
+        u64::from(self.meta & !INDEXED)
+    }
+}
+
+/// The spans `[start, end)` of the children of a container whose content starts at `content`:
+/// each starts where the one before ended, past its own key in a map.
+#[derive(Clone)]
+struct Spans<'a> {
+    children: std::slice::Iter<'a, Entry>,
+    at: u64,
+}
+
+impl<'a> Spans<'a> {
+    fn new(content: u64, children: &'a [Entry]) -> Self {
+        Spans {
+            children: children.iter(),
+            at: content,
+        }
+    }
+}
+
+impl Iterator for Spans<'_> {
+    type Item = (u64, u64);
+
+    #[inline]
+    fn next(&mut self) -> Option<(u64, u64)> {
+        let child = self.children.next()?;
+        let start = self.at + child.key_len();
+        self.at = child.end;
+        Some((start, child.end))
     }
 }
 
@@ -51,6 +88,8 @@ pub(super) struct Key {
 #[derive(Clone, Copy)]
 pub(super) struct Open {
     start: u64,
+    /// Where its first child starts (for a buffered container, moved by [`Index::shift`]).
+    content: u64,
     entries: usize,
     nodes: usize,
     arena: usize,
@@ -104,6 +143,8 @@ impl Stream {
 struct Root {
     start: u64,
     end: u64,
+    /// Where its first child starts.
+    content: u64,
     is_map: bool,
     children: usize,
 }
@@ -177,7 +218,6 @@ impl Index {
             self.big_until = self.entries.len() + 1;
         }
         self.entries.push(Entry {
-            start,
             end,
             key: 0,
             meta: 0,
@@ -235,11 +275,12 @@ impl Index {
         }
     }
 
-    /// A container starts at data position `start`; its children follow.
+    /// A container starts at data position `start`; its children follow from `content`.
     #[inline]
-    pub(super) fn open(&self, start: u64, is_map: bool) -> Open {
+    pub(super) fn open(&self, start: u64, content: u64, is_map: bool) -> Open {
         Open {
             start,
+            content,
             entries: self.entries.len(),
             nodes: self.nodes.len(),
             arena: self.arena.len(),
@@ -250,9 +291,9 @@ impl Index {
 
     /// Moves the container's children by `delta` bytes: its header, of a length known only at
     /// its end, was written before them.
-    pub(super) fn shift(&mut self, open: &Open, delta: u64) -> Result<()> {
+    pub(super) fn shift(&mut self, open: &mut Open, delta: u64) -> Result<()> {
+        open.content += delta;
         for entry in &mut self.entries[open.entries..] {
-            entry.start += delta;
             entry.end += delta;
         }
         if self.arena.len() == open.arena {
@@ -282,7 +323,8 @@ impl Index {
             has_big_child,
             children
                 .iter()
-                .any(|c| c.indexed() || c.end - c.start > self.trivial_size),
+                .zip(Spans::new(open.content, children))
+                .any(|(c, (s, e))| c.indexed() || e - s > self.trivial_size),
             "big_until disagrees with the children"
         );
         let indexed = size >= self.block_size && has_big_child;
@@ -291,6 +333,7 @@ impl Index {
                 self.root = Some(Root {
                     start,
                     end,
+                    content: open.content,
                     is_map: open.is_map,
                     children: children.len(),
                 });
@@ -302,6 +345,7 @@ impl Index {
                 Root {
                     start,
                     end,
+                    content: open.content,
                     is_map: open.is_map,
                     children: children.len(),
                 },
@@ -312,7 +356,7 @@ impl Index {
             );
             self.arena.truncate(open.arena);
             self.arena.extend_from_slice(&self.scratch);
-            self.push_node(open, start, end, self.scratch.len());
+            self.push_node(open, end, self.scratch.len());
             return;
         }
         // A map of trivial children, or an empty container, costs more to index than to read
@@ -321,7 +365,7 @@ impl Index {
             self.blocks.clear();
             // Only leaves are trivial, so every child is its span.
             group_into_blocks(
-                children.iter().map(|c| (c.start, c.end)),
+                Spans::new(open.content, children),
                 self.block_size,
                 &mut self.blocks,
             );
@@ -377,19 +421,18 @@ impl Index {
         let before = self.arena.len();
         encode_blocks(&mut self.arena, &self.blocks);
         let len = self.arena.len() - before;
-        self.push_node(open, open.start, end, len);
+        self.push_node(open, end, len);
         true
     }
 
     /// Replaces the children of `open` by one indexed entry whose node, `len` bytes, ends the
     /// arena.
-    fn push_node(&mut self, open: &Open, start: u64, end: u64, len: usize) {
+    fn push_node(&mut self, open: &Open, end: u64, len: usize) {
         self.entries.truncate(open.entries);
         self.keys.truncate(open.keys);
         self.nodes.truncate(open.nodes);
         self.nodes.push(len);
         self.entries.push(Entry {
-            start,
             end,
             key: 0,
             meta: INDEXED,
@@ -430,7 +473,8 @@ impl Index {
                 encode_indexed(out, root, entries, &self.nodes, &self.arena, &self.keys);
             }
             (None, [entry]) if entry.indexed() => out.extend_from_slice(&self.arena),
-            (None, [entry]) => put_leaf(out, entry.start, entry.end),
+            // The one value starts the data.
+            (None, [entry]) => put_leaf(out, 0, entry.end),
             _ => {
                 return Err(Error::with_message(
                     ErrorKind::Message,
@@ -457,14 +501,17 @@ mod tests {
     }
 
     /// An array at 0 (block size 100, trivial size 10) of a 4-byte value, a map at 5 ending at
-    /// `map_end` whose one value fills it, and 12 floats: it is indexed (`root` set) only if
-    /// the map is large; otherwise its children are all trivial and it is cut into blocks.
+    /// `map_end` whose one value (after a 1-byte key) fills it, and 12 floats: it is indexed
+    /// (`root` set) only if the map is large; otherwise its children are all trivial and it is
+    /// cut into blocks.
     fn array_after_a_map(map_end: u64) -> Index {
         let mut index = Index::new(100, 10);
-        let outer = index.open(0, false);
+        let outer = index.open(0, 1, false);
         index.leaf(1, 5);
-        let map = index.open(5, true);
+        let map = index.open(5, 6, true);
+        let key = index.push_key(&[], &[0x00]).unwrap();
         index.leaf(7, map_end);
+        index.set_last_key(key);
         index.close(&map, map_end, false);
         for i in 0..12 {
             index.leaf(map_end + 9 * i, map_end + 9 + 9 * i);
@@ -489,8 +536,8 @@ mod tests {
 
         // A block list inside an array makes that array indexed.
         let mut index = Index::new(100, 10);
-        let outer = index.open(0, false);
-        let list = index.open(1, false);
+        let outer = index.open(0, 1, false);
+        let list = index.open(1, 2, false);
         for i in 0..20 {
             index.leaf(2 + 9 * i, 11 + 9 * i);
         }
@@ -506,7 +553,7 @@ mod tests {
     #[test]
     fn indexed_node_encodes_p_before_t() {
         let mut index = Index::new(300, 0);
-        let open = index.open(0, false);
+        let open = index.open(0, 3, false);
         index.leaf(3, 4);
         index.close(&open, 300, false);
         let mut out = Vec::new();
@@ -524,8 +571,8 @@ mod tests {
     #[test]
     fn root_and_nested_nodes_encode_alike() {
         let mut nested = Index::new(300, 0);
-        let outer = nested.open(0, false);
-        let open = nested.open(1, false);
+        let outer = nested.open(0, 1, false);
+        let open = nested.open(1, 4, false);
         nested.leaf(4, 5);
         nested.close(&open, 301, false);
         nested.close(&outer, 302, true);
@@ -539,20 +586,20 @@ mod tests {
         assert_eq!(out, expected);
     }
 
-    /// A map `{"k": [30 floats]}` at 0 whose list starts at `start`: its TOC, the list's
-    /// positions moved by `shift` (see [`Index::shift`]) once it ends.
+    /// A map `{"k": [30 floats]}` at 0 whose list starts at `start` (after the 2-byte key): its
+    /// TOC, the list's positions moved by `shift` (see [`Index::shift`]) once it ends.
     fn shifted_map_toc(start: u64, shift: u64) -> Vec<u8> {
         let mut index = Index::new(100, 10);
-        let outer = index.open(0, true);
+        let mut outer = index.open(0, start - 2, true);
         let key = index.push_key(&[0xa1], b"k").unwrap();
-        let open = index.open(start, false);
+        let open = index.open(start, start + 1, false);
         for i in 0..30 {
             index.leaf(start + 1 + 9 * i, start + 10 + 9 * i);
         }
         index.close(&open, start + 271, false);
         index.set_last_key(key);
         if shift > 0 {
-            index.shift(&outer, shift).unwrap();
+            index.shift(&mut outer, shift).unwrap();
         }
         index.close(&outer, start + shift + 271, true);
         let mut toc = Vec::new();

@@ -317,7 +317,7 @@ impl<O: Sink> Writer<O> {
         self.levels.push(Level {
             start,
             content: self.data.pos,
-            open: self.index.open(start, is_map),
+            open: self.index.open(start, self.data.pos, is_map),
             is_map,
             recorded,
             streaming,
@@ -394,7 +394,7 @@ impl<O: Sink> Writer<O> {
             self.data.recycle_spill(content);
             self.data.pos += head_len;
             if self.levels[top].recorded {
-                self.index.shift(&self.levels[top].open, head_len)?;
+                self.index.shift(&mut self.levels[top].open, head_len)?;
             }
         }
         let Some(level) = self.levels.pop() else {
@@ -442,7 +442,7 @@ impl<O: Sink> Writer<O> {
             self.levels.push(Level {
                 start,
                 content,
-                open: self.index.open(start, is_map),
+                open: self.index.open(start, content, is_map),
                 is_map,
                 recorded: false,
                 streaming: false,
@@ -480,7 +480,7 @@ impl<O: Sink> Writer<O> {
                 .iter()
                 .rev()
                 .find_map(|l| l.spill.map(|n| (n, l.start)));
-            let open = self.index.open(level.start, level.is_map);
+            let open = self.index.open(level.start, level.content, level.is_map);
             let bytes = self
                 .data
                 .written(spill, level.content, to)

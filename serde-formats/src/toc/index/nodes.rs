@@ -6,7 +6,7 @@ use crate::read::Cursor;
 
 use super::super::encode::{self, put_leaf, put_leaves, put_pair, uint_len};
 use super::super::msgpack::Head;
-use super::{Entry, Root, Stream, INDEXED};
+use super::{Entry, Root, Spans, Stream, INDEXED};
 
 /// Appends `{"p": [s, e], "t": {key: child, ...}}` (a map) or `{"p": [s, e], "t": [child, ...]}`
 /// for a container of `children`, whose indexed nodes are `nodes` long, in order, in `arena`.
@@ -34,12 +34,12 @@ pub(super) fn encode_indexed(
     out.extend_from_slice(head.as_bytes());
     if !node.is_map && nodes.is_empty() {
         // An array of leaves (a long list of small records): one inlined leaf each.
-        put_leaves(out, children.iter().map(|c| (c.start, c.end)));
+        put_leaves(out, Spans::new(node.content, children));
         return;
     }
     let mut at = 0;
     let mut lens = nodes.iter();
-    for child in children {
+    for (child, (start, end)) in children.iter().zip(Spans::new(node.content, children)) {
         if node.is_map {
             let from = child.key as usize;
             let len = (child.meta & !INDEXED) as usize;
@@ -50,7 +50,7 @@ pub(super) fn encode_indexed(
                 out.extend_from_slice(&arena[at..at + len]);
                 at += len;
             }
-            None => put_leaf(out, child.start, child.end),
+            None => put_leaf(out, start, end),
         }
     }
 }
