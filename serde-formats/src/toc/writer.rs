@@ -16,7 +16,7 @@ use super::Config;
 
 /// Writes TOC-MessagePack files, keeping what it allocates for the next file.
 ///
-/// Building the TOC takes memory proportional to the values in the file: 24 bytes for each
+/// Building the TOC takes memory proportional to the values in the file: 16 bytes for each
 /// element of the largest container being written (the root list of a million records holds a
 /// million entries until it ends), plus the encoded nodes and keys. The free functions allocate
 /// that anew for every file; a `Writer` keeps it, so writing many files of a similar shape,
@@ -29,9 +29,10 @@ use super::Config;
 /// (`benches/toc.rs`; instruction counts from callgrind, times from one criterion run with
 /// both alternated, the shared machine's wall clock varying by ±25%):
 ///
-/// - 1M small records (shape B): 510 instructions a record against 363 (1.41×); 56-66 ms
-///   against 31-45 ms in three runs (1.4-1.8×: the runs differ more than the last change
-///   does). 537 instructions before a small record stopped pushing a level on the writer's
+/// - 1M small records (shape B): 504 instructions a record against 363 (1.39×); 62-65 ms
+///   against 39-50 ms (medians of 20 calls, four alternated runs; 1.3-1.6×). 510 before the
+///   index's entries dropped their start (24 -> 16 bytes; medians 65-68 ms in the same runs),
+///   537 before a small record stopped pushing a level on the writer's
 ///   stack and the leaves of back-to-back values stopped encoding each position twice;
 ///   71-73 ms before leaf nodes and field names stopped passing through a stack buffer that
 ///   was read back before its stores landed. Earlier: 898 instructions before the writer's
