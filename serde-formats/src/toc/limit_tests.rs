@@ -130,3 +130,24 @@ fn depth_limit_holds_one_level_past_it() {
         }
     }
 }
+
+/// The TOC walk of `toc_stats` at every depth up to the limit: each level an indexed array of
+/// the level below and a `nil`, the innermost a list of 300 small integers cut into blocks of
+/// 100 (block size 100). Counted by construction: the walk steps over each walked node instead
+/// of reading it again per level above it, and still visits every node once.
+#[test]
+fn toc_stats_of_a_deep_toc_count_every_node_once() {
+    let config = Config::new().block_size(100);
+    for levels in [1, 2, 50, DEFAULT_DEPTH_LIMIT - 1] {
+        let list = Value::Array(vec![Value::UInt(0); 300]);
+        let value = (0..levels).fold(list, |inner, _| Value::Array(vec![inner, Value::Nil]));
+        let bytes = to_bytes_with(&value, &config).unwrap();
+        let stats = Reader::from_slice(&bytes).unwrap().toc_stats().unwrap();
+        assert_eq!(
+            (stats.nodes, stats.indexed, stats.depth),
+            (2 * levels as u64 + 1, levels as u64, levels),
+            "{levels} levels"
+        );
+        assert_eq!((stats.block_lists, stats.blocks), (1, 3), "{levels} levels");
+    }
+}

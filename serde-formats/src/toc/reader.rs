@@ -244,24 +244,29 @@ impl<S: Source> Reader<S> {
         Ok(stats)
     }
 
+    /// Counts `node` and the nodes under it into `stats`. Returns, for an indexed node, where
+    /// its "t" table starts and ends in its file's TOC, so that the caller steps over the node
+    /// without walking that table a second time ([`skip_node`]): a TOC `d` levels deep is read
+    /// once, not `d` times.
     pub(super) fn walk_toc(
         &self,
         node: &Node<'_, S>,
         depth: usize,
         stats: &mut TocStats,
-    ) -> Result<()> {
+    ) -> Result<Option<(usize, usize)>> {
         stats.nodes += 1;
         stats.depth = stats.depth.max(depth);
         let toc = self.toc(&node.file);
         let base = node.file.toc_abs;
         let (t_pos, is_map) = match node.kind {
-            Kind::Data { .. } => return Ok(()),
+            Kind::Data { .. } => return Ok(None),
             Kind::Blocks { p_pos } => {
                 stats.block_lists += 1;
-                return node.blocks(toc, p_pos, |_, _, _| {
+                node.blocks(toc, p_pos, |_, _, _| {
                     stats.blocks += 1;
                     Ok(false)
-                });
+                })?;
+                return Ok(None);
             }
             Kind::Map { t_pos, .. } => (t_pos, true),
             Kind::Array { t_pos, .. } => (t_pos, false),
@@ -277,14 +282,16 @@ impl<S: Source> Reader<S> {
                 cur.skip_value()?;
             }
             let child = self.entry(&node.file, cur.pos(), node.depth + 1)?;
-            if !Rc::ptr_eq(&child.file, &node.file) {
+            let same_file = Rc::ptr_eq(&child.file, &node.file);
+            if !same_file {
                 stats.nested_files += 1;
                 stats.toc_bytes += child.file.toc_len as u64;
             }
-            self.walk_toc(&child, depth + 1, stats)?;
-            cur.skip_value()?;
+            let table = self.walk_toc(&child, depth + 1, stats)?;
+            // A nested file's entry here is only its start: skipped as a value.
+            skip_node(&mut cur, table.filter(|_| same_file))?;
         }
-        Ok(())
+        Ok(Some((t_pos, cur.pos())))
     }
 
     pub(super) fn toc<'s>(&'s self, file: &'s File) -> &'s [u8] {
@@ -559,4 +566,25 @@ pub(super) fn cbor_uint_len(initial: u8) -> Option<usize> {
         0x1b => Some(9),
         _ => None,
     }
+}
+
+/// Moves `cur` past the TOC node it is at, whose "t" table, at `table` = (start, end), was
+/// just walked: that table is jumped over, the node's other fields skipped as values.
+fn skip_node(cur: &mut Cur<'_>, table: Option<(usize, usize)>) -> Result<()> {
+    let Some((t_pos, t_end)) = table else {
+        return cur.skip_value();
+    };
+    let at = cur.offset();
+    let Item::Map(fields) = cur.head()? else {
+        return Err(bad_toc(at, "a TOC entry changed while it was walked"));
+    };
+    for _ in 0..fields {
+        cur.skip_value()?;
+        if cur.pos() == t_pos {
+            cur.set_pos(t_end);
+        } else {
+            cur.skip_value()?;
+        }
+    }
+    Ok(())
 }
