@@ -1,5 +1,6 @@
-//! Hostile files of msglc's CBOR variant for `serde_formats::toc`: every one is an error of the
-//! expected kind at the expected offset, never a panic. The files are built by hand from the
+//! Hostile and unusual files of msglc's CBOR variant for `serde_formats::toc`: every hostile
+//! one is an error of the expected kind at the expected offset, never a panic; an unusual one
+//! (indefinite-length nodes) reads. The files are built by hand from the
 //! layout of `docs/spec/toc-msgpack.md` §4.8 (header integers left-aligned) and CBOR items from
 //! RFC 8949.
 
@@ -181,4 +182,39 @@ fn a_hand_built_cbor_file_reads_lazily() {
     // of the array that is not a u8.
     let err = reader.get::<u8>("a").unwrap_err();
     assert_eq!(err.offset(), Some(54), "{err}");
+}
+
+#[test]
+fn toc_stats_walks_indefinite_length_nodes() {
+    // [[1, 2], 3], indexed through nodes and tables of indefinite length: each of those ends
+    // with a break byte after its last element, which the walk must step over too.
+    let data = [0x82, 0x82, 0x01, 0x02, 0x03];
+    let inner = [
+        vec![0xbf, 0x61, b'p'],
+        [vec![0x82], uint(1), uint(4)].concat(),
+        vec![0x61, b't', 0x9f],
+        p(2, 3),
+        p(3, 4),
+        vec![0xff, 0xff],
+    ]
+    .concat();
+    let toc = [
+        vec![0xbf, 0x61, b'p'],
+        [vec![0x82], uint(0), uint(5)].concat(),
+        vec![0x61, b't', 0x9f],
+        inner,
+        p(4, 5),
+        vec![0xff, 0xff],
+    ]
+    .concat();
+    let bytes = file(&data, &toc);
+    let reader = Reader::from_slice(&bytes).unwrap();
+    let stats = reader.toc_stats().unwrap();
+    // The root, [1, 2] and its two elements, 3.
+    assert_eq!(
+        (stats.nodes, stats.indexed, stats.depth, stats.block_lists),
+        (5, 2, 2, 0)
+    );
+    assert_eq!(reader.get::<u8>("0/1").unwrap(), 2);
+    assert_eq!(reader.get::<u8>("1").unwrap(), 3);
 }

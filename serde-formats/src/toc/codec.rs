@@ -141,6 +141,12 @@ impl<'a> Cur<'a> {
         each!(self, c => c.set_pos(pos))
     }
 
+    /// Every container ends right after its last element: true of MessagePack; CBOR's
+    /// indefinite-length containers end with a break byte after it.
+    pub(crate) fn containers_end_at_last_element(&self) -> bool {
+        matches!(self, Cur::Mp(_))
+    }
+
     /// The absolute offset of the next byte.
     pub(crate) fn offset(&self) -> u64 {
         each!(self, c => c.offset())

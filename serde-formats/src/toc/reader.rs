@@ -246,8 +246,8 @@ impl<S: Source> Reader<S> {
 
     /// Counts `node` and the nodes under it into `stats`. Returns, for an indexed node, where
     /// its "t" table starts and ends in its file's TOC, so that the caller steps over the node
-    /// without walking that table a second time ([`skip_node`]): a TOC `d` levels deep is read
-    /// once, not `d` times.
+    /// without walking that table a second time ([`skip_node`]): a MessagePack TOC `d` levels
+    /// deep is read once, not `d` times.
     pub(super) fn walk_toc(
         &self,
         node: &Node<'_, S>,
@@ -288,8 +288,10 @@ impl<S: Source> Reader<S> {
                 stats.toc_bytes += child.file.toc_len as u64;
             }
             let table = self.walk_toc(&child, depth + 1, stats)?;
-            // A nested file's entry here is only its start: skipped as a value.
-            skip_node(&mut cur, table.filter(|_| same_file))?;
+            // A nested file's entry here is only its start, skipped as a value. In CBOR a node
+            // or table may end with a break byte after its last element: skipped whole too.
+            let jump = same_file && cur.containers_end_at_last_element();
+            skip_node(&mut cur, table.filter(|_| jump))?;
         }
         Ok(Some((t_pos, cur.pos())))
     }
