@@ -6,7 +6,7 @@ use crate::read::Cursor;
 
 use super::super::encode::{self, put_leaf, put_leaves, put_pair, uint_len};
 use super::super::msgpack::Head;
-use super::{Entry, Root, Spans, Stream, INDEXED};
+use super::{Entry, Root, Spans, Stream};
 
 /// Appends `{"p": [s, e], "t": {key: child, ...}}` (a map) or `{"p": [s, e], "t": [child, ...]}`
 /// for a container of `children`, whose indexed nodes are `nodes` long, in order, in `arena`.
@@ -42,7 +42,7 @@ pub(super) fn encode_indexed(
     for (child, (start, end)) in children.iter().zip(Spans::new(node.content, children)) {
         if node.is_map {
             let from = child.key as usize;
-            let len = (child.meta & !INDEXED) as usize;
+            let len = child.key_len() as usize;
             out.extend_from_slice(&keys[from..from + len]);
         }
         match child.indexed().then(|| lens.next()).flatten() {
