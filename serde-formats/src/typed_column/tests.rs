@@ -598,6 +598,20 @@ fn hostile_cases() -> Vec<Case> {
             vec![4, 0, 3, C, 3, 1, 0, 0, 1],
             vec![1, 0, 1],
             MisplacedCompressed,
+            TypeWord(1),
+        ),
+        (
+            "compressed inside the tree",
+            vec![4, 1, 2, C, 3, 1, 0, 0, 1],
+            vec![1, 0, 1],
+            MisplacedCompressed,
+            TypeWord(1),
+        ),
+        (
+            "compressed column inside the tree",
+            vec![4, 1, 2, 0, 0, 1, C | 4, 3, 1, 0, 1, 1],
+            vec![1, 0, 1],
+            MisplacedCompressed,
             TypeWord(2),
         ),
         (

@@ -21,42 +21,23 @@ impl<'a> TypeWords<'a> {
         }
     }
 
-    /// The index of the first compressed description, if there is one.
-    pub(crate) fn first_compressed(&self) -> Option<usize> {
-        match self {
-            // As below: four descriptions at once.
-            TypeWords::Native(words) => {
-                let (fours, rest) = words.as_chunks::<12>();
-                let four = fours
-                    .iter()
-                    .position(|four| (four[0] | four[3] | four[6] | four[9]) & COMPRESSED != 0);
-                let (at, descs) = match four {
-                    Some(four) => (four * 4, &fours[four][..]),
-                    None => (fours.len() * 4, rest),
-                };
-                descs
-                    .chunks_exact(3)
-                    .position(|desc| desc[0] & COMPRESSED != 0)
-                    .map(|index| at + index)
-            }
-            // The compressed bit is the top bit of a kind word's last byte. Four descriptions
-            // are tested at once, then the one found is looked for among them.
-            TypeWords::Le(bytes) => {
-                let (fours, rest) = bytes.as_chunks::<96>();
-                let compressed = |desc: &[u8]| desc[7] & 0x80 != 0;
-                let four = fours
-                    .iter()
-                    .position(|four| (four[7] | four[31] | four[55] | four[79]) & 0x80 != 0);
-                let (at, descs) = match four {
-                    Some(four) => (four * 4, &fours[four][..]),
-                    None => (fours.len() * 4, rest),
-                };
-                descs
-                    .chunks_exact(24)
-                    .position(compressed)
-                    .map(|index| at + index)
-            }
+    /// Where the run of compressed descriptions that ends the type array starts: the
+    /// number of descriptions when the last one is not compressed.
+    ///
+    /// Only the chain is looked at, from the end: a compressed description before it is
+    /// found when the tree is read ([`ErrorKind::MisplacedCompressed`] there), so the tree's
+    /// words are read once, not a second time by a scan here.
+    pub(crate) fn chain_start(&self) -> usize {
+        let compressed = |index: usize| match self {
+            TypeWords::Native(words) => words[3 * index] & COMPRESSED != 0,
+            // The compressed bit is the top bit of a kind word's last byte.
+            TypeWords::Le(bytes) => bytes[24 * index + 7] & 0x80 != 0,
+        };
+        let mut start = self.len() / 3;
+        while start > 0 && compressed(start - 1) {
+            start -= 1;
         }
+        start
     }
 }
 
@@ -132,21 +113,24 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_first_compressed_description_is_found_at_every_place() {
-        for descs in 0..11 {
+    fn the_chain_is_the_run_of_compressed_descriptions_at_the_end() {
+        for descs in 0..11usize {
             for first in 0..=descs {
-                // Descriptions from `first` on are compressed; some before it have other
-                // high bits set.
+                // Descriptions from `first` on are compressed; before it, some have other
+                // high bits set, and one, two before the run, is compressed too.
                 let words: Vec<u64> = (0..descs)
                     .flat_map(|i| {
-                        let kind = if i >= first { COMPRESSED | 2 } else { 1 << 62 };
+                        let kind = if i >= first || i + 2 == first {
+                            COMPRESSED | 2
+                        } else {
+                            1 << 62
+                        };
                         [kind, i as u64, u64::MAX]
                     })
                     .collect();
                 let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-                let expected = (first < descs).then_some(first);
-                assert_eq!(TypeWords::Native(&words).first_compressed(), expected);
-                assert_eq!(TypeWords::Le(&bytes).first_compressed(), expected);
+                assert_eq!(TypeWords::Native(&words).chain_start(), first);
+                assert_eq!(TypeWords::Le(&bytes).chain_start(), first);
             }
         }
     }

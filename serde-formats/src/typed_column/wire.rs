@@ -160,6 +160,25 @@ pub(crate) fn utf8(bytes: &[u8], at: usize) -> Result<&str> {
         .map_err(|err| Error::at(ErrorKind::InvalidUtf8, (at + err.valid_up_to()) as u64))
 }
 
+/// The error for a tree description whose kind word is no kind: a compressed description
+/// before an uncompressed one (the chain must end the type array), or an unknown kind.
+#[cold]
+fn unknown_tree_kind(index: usize, kind_word: u64) -> Error {
+    if kind_word & COMPRESSED != 0 {
+        desc_error(
+            ErrorKind::MisplacedCompressed,
+            index,
+            format_args!("a compressed description before an uncompressed one"),
+        )
+    } else {
+        desc_error(
+            ErrorKind::UnknownKind,
+            index,
+            format_args!("kind {kind_word}"),
+        )
+    }
+}
+
 #[cold]
 pub(super) fn desc_error(kind: ErrorKind, index: usize, message: std::fmt::Arguments<'_>) -> Error {
     Error::with_message(kind, message).with_position(Position::TypeWord(index as u64))
@@ -213,7 +232,7 @@ impl<'a> Layout<'a> {
         }
         let all = Tree::new(types, descs);
         let word = |index: usize| all.get(index).unwrap_or([0; 3]);
-        let tree_len = types.first_compressed().unwrap_or(descs);
+        let tree_len = types.chain_start();
         let mut layout = Layout {
             all,
             tree: Tree::new(types, tree_len),
@@ -469,6 +488,25 @@ impl<'a> Layout<'a> {
         }
     }
 
+    /// The error for the column at `index` whose children start at `offset`, at or before
+    /// it: when a compressed description follows the column, the column was written as the
+    /// head of a dense chain that does not end the type array.
+    #[cold]
+    fn children_before(&self, index: usize, offset: u64) -> Error {
+        match self.all.get(index + 1) {
+            Some([kind_word, ..]) if kind_word & COMPRESSED != 0 => desc_error(
+                ErrorKind::MisplacedCompressed,
+                index + 1,
+                format_args!("a compressed description before an uncompressed one"),
+            ),
+            _ => desc_error(
+                ErrorKind::ChildOrder,
+                index,
+                format_args!("children at description {offset}, at or before their parent"),
+            ),
+        }
+    }
+
     #[cold]
     fn too_big(&self, index: usize) -> Error {
         desc_error(
@@ -536,13 +574,8 @@ impl<'a> Layout<'a> {
                 format_args!("no description {index}"),
             ));
         };
-        let kind = Kind::from_number(kind_word).ok_or_else(|| {
-            desc_error(
-                ErrorKind::UnknownKind,
-                index,
-                format_args!("kind {kind_word}"),
-            )
-        })?;
+        let kind =
+            Kind::from_number(kind_word).ok_or_else(|| unknown_tree_kind(index, kind_word))?;
         let bad =
             |kind: ErrorKind, message: std::fmt::Arguments<'_>| desc_error(kind, index, message);
         match kind {
@@ -567,10 +600,7 @@ impl<'a> Layout<'a> {
                     });
                 }
                 if offset <= index as u64 {
-                    return Err(bad(
-                        ErrorKind::ChildOrder,
-                        format_args!("children at description {offset}, at or before their parent"),
-                    ));
+                    return Err(self.children_before(index, offset));
                 }
                 let first = offset as usize; // offset <= tree_len is checked next
                 if offset
