@@ -145,15 +145,20 @@
 //! 2.8–2.9× `serde_json::to_vec` and [`to_columns`] 3.3–3.5×. Reading, two runs:
 //! [`from_bytes`] 3.1–3.2× and [`from_columns`] 3.2–3.3× `serde_json::from_slice`. With a
 //! fuzzer busy on the other core every ratio spreads by ±0.5 either way (2.2–3.7× in two runs);
-//! a quick `bench-table` run gave 2.90, 3.57, 3.03 and 2.88. The framed output
+//! a quick `bench-table` run gave 2.90, 3.57, 3.03 and 2.88. Later, on a noisier machine (six
+//! alternated runs of 2 s, medians), [`from_bytes`] went from 2.7× to 3.0× serde_json when the
+//! pass over the type array described below was removed (13.65 → 13.0 ms). The framed output
 //! is 2.0× JSON's size: 18 type words (144 bytes) per struct, its own description and one per
 //! field, against 44 data bytes.
 //!
-//! On the read side (callgrind) a struct costs about 960 instructions against serde_json's
+//! On the read side (callgrind) a struct costs about 750 instructions against serde_json's
 //! 3,100: a third is malloc and free (the `String`, the `Vec` growing), about 115 the UTF-8
 //! check of the name, and the rest reading six descriptions on typed fast paths (an ordinary
 //! path, taken for anything unusual, reports the errors) and the tree check, kept as one run of
-//! claims while columns' children follow each other.
+//! claims while columns' children follow each other. The type array (144 bytes a struct, 14 MB
+//! for 100k) is read once: the dense chain is found from its end, and a compressed description
+//! anywhere else is caught when the walk reaches it, so no separate pass looks for one. That
+//! pass cost few instructions but 5–10% of the read time, all of it waiting on memory.
 //!
 //! Where the write time goes: per struct about 535 instructions against serde_json's 1,440
 //! (callgrind). A struct that reserves its fields' descriptions as it opens (every struct of a
