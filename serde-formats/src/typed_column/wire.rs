@@ -160,16 +160,22 @@ pub(crate) fn utf8(bytes: &[u8], at: usize) -> Result<&str> {
         .map_err(|err| Error::at(ErrorKind::InvalidUtf8, (at + err.valid_up_to()) as u64))
 }
 
+/// The error for compressed description `index` outside the chain that ends the type array.
+#[cold]
+fn misplaced_compressed(index: usize) -> Error {
+    desc_error(
+        ErrorKind::MisplacedCompressed,
+        index,
+        format_args!("a compressed description before an uncompressed one"),
+    )
+}
+
 /// The error for a tree description whose kind word is no kind: a compressed description
 /// before an uncompressed one (the chain must end the type array), or an unknown kind.
 #[cold]
 fn unknown_tree_kind(index: usize, kind_word: u64) -> Error {
     if kind_word & COMPRESSED != 0 {
-        desc_error(
-            ErrorKind::MisplacedCompressed,
-            index,
-            format_args!("a compressed description before an uncompressed one"),
-        )
+        misplaced_compressed(index)
     } else {
         desc_error(
             ErrorKind::UnknownKind,
@@ -494,11 +500,7 @@ impl<'a> Layout<'a> {
     #[cold]
     fn children_before(&self, index: usize, offset: u64) -> Error {
         match self.all.get(index + 1) {
-            Some([kind_word, ..]) if kind_word & COMPRESSED != 0 => desc_error(
-                ErrorKind::MisplacedCompressed,
-                index + 1,
-                format_args!("a compressed description before an uncompressed one"),
-            ),
+            Some([kind_word, ..]) if kind_word & COMPRESSED != 0 => misplaced_compressed(index + 1),
             _ => desc_error(
                 ErrorKind::ChildOrder,
                 index,
