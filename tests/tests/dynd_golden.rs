@@ -149,6 +149,28 @@ fn var_dimension_is_count_then_elements() {
     golden(vec![5u8; 128], &expected);
 }
 
+/// docs/spec/dynd.md §5.1 and §5.2: a sequence of each fixed width (the writer's one-loop path
+/// for sequences of primitives) has the same layout as any other `var * T`.
+#[test]
+fn var_dimension_of_each_fixed_width() {
+    golden(vec![true, false], &[0x02, 0x01, 0x00]);
+    golden(vec![-2i8], &[0x01, 0xfe]);
+    golden(vec![0xbeefu16], &[0x01, 0xef, 0xbe]);
+    golden(vec![1.5f32], &[0x01, 0x00, 0x00, 0xc0, 0x3f]);
+    golden(
+        vec![1.5f64, -2.0],
+        &[
+            0x02, 0, 0, 0, 0, 0, 0, 0xf8, 0x3f, 0, 0, 0, 0, 0, 0, 0, 0xc0,
+        ],
+    );
+    golden(vec![7usize], &[0x01, 7, 0, 0, 0, 0, 0, 0, 0]);
+    let mut expected = vec![0x01, 0xfe];
+    expected.extend([0xff; 15]);
+    golden(vec![u128::MAX - 1], &expected);
+    // A fixed-size array of them is packed without a count, as before.
+    golden([[1u16, 2]], &[0x01, 0x00, 0x02, 0x00]);
+}
+
 #[derive(Serialize, Deserialize, PartialEq, Debug)]
 struct XY {
     x: i32,

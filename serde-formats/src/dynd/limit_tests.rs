@@ -255,3 +255,48 @@ fn writer_and_reader_count_every_kind_of_level_alike() {
         }
     }
 }
+
+/// An iterator of primitives whose exact size hint is wrong (two announced, `given` yielded).
+struct Lying(usize);
+
+impl Serialize for Lying {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        struct Hint<I>(I);
+        impl<I: Iterator> Iterator for Hint<I> {
+            type Item = I::Item;
+            fn next(&mut self) -> Option<I::Item> {
+                self.0.next()
+            }
+            fn size_hint(&self) -> (usize, Option<usize>) {
+                (2, Some(2))
+            }
+        }
+        s.collect_seq(Hint(0..self.0 as u32))
+    }
+}
+
+#[test]
+fn a_sequence_of_primitives_must_give_what_its_size_hint_announced() {
+    assert_eq!(to_bytes(&Lying(2)).unwrap(), [0x02, 0, 0, 0, 0, 1, 0, 0, 0]);
+    for given in [0, 1, 3] {
+        let err = to_bytes(&Lying(given)).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains(&format!("announced 2 elements but gave {given}")),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn a_sequence_of_primitives_counts_one_level() {
+    let value = vec![vec![1.0f64]];
+    for limit in 0..3 {
+        let mut ser = Serializer::new(Vec::new()).with_depth_limit(limit);
+        let written = ser.serialize_value(&value);
+        assert_eq!(written.is_ok(), limit >= 2, "limit {limit}");
+        if let Err(err) = written {
+            assert_names_the_limit(&err, limit);
+        }
+    }
+}

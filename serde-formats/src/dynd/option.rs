@@ -31,10 +31,15 @@ pub(crate) fn no_type_name() -> &'static str {
 /// `type_name` is a constant, so each instantiation folds to `true` or `false`. Its text is not
 /// guaranteed across Rust versions; a name that no longer matches only sends that type down
 /// the general path, which records its type and counts it: slower, same bytes.
+///
+/// A reference to one of these is one too (`&T` serializes as `T`): serde's impls for slices,
+/// `Vec` and the other collections hand their elements over as `&T`, so a `Vec<f64>` sends
+/// `&f64` to `serialize_element`. One `&` is stripped; the test stays a constant.
 #[inline(always)]
 pub(crate) fn is_scalar<T: ?Sized>() -> bool {
+    let name = std::any::type_name::<T>();
     matches!(
-        std::any::type_name::<T>(),
+        name.strip_prefix('&').unwrap_or(name),
         "bool"
             | "i8"
             | "i16"
@@ -55,6 +60,22 @@ pub(crate) fn is_scalar<T: ?Sized>() -> bool {
             | "&str"
             | "alloc::string::String"
     )
+}
+
+/// How many bytes a value of `T` (or `&T`) takes when it is a fixed-width primitive: `bool`,
+/// the integers and the floats; `None` for every other type. Found as [`is_scalar`] finds its
+/// answer, so it folds to a constant.
+#[inline(always)]
+pub(crate) fn fixed_width<T: ?Sized>() -> Option<usize> {
+    let name = std::any::type_name::<T>();
+    match name.strip_prefix('&').unwrap_or(name) {
+        "bool" | "i8" | "u8" => Some(1),
+        "i16" | "u16" => Some(2),
+        "i32" | "u32" | "f32" => Some(4),
+        "i64" | "u64" | "f64" | "isize" | "usize" => Some(8),
+        "i128" | "u128" => Some(16),
+        _ => None,
+    }
 }
 
 /// A payload type that has a DyND missing-value sentinel.

@@ -498,6 +498,15 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
             }),
         }
     }
+    /// serde's `collect_seq`, with a fast path for primitives (see `SeqCompound::collect`).
+    #[inline]
+    fn collect_seq<I>(self, iter: I) -> Result<()>
+    where
+        I: IntoIterator,
+        I::Item: Serialize,
+    {
+        SeqCompound::collect(self, iter.into_iter())
+    }
     #[inline]
     fn serialize_tuple(self, _len: usize) -> Result<Compound<'a, O>> {
         // Plain tuples and arrays do not count against the depth (see the deserializer); the
