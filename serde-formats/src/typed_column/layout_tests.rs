@@ -1,6 +1,6 @@
 //! The serializer's shortcuts write the same bytes as its plain path: columns opening eagerly
-//! after a non-uniform sibling, and the framing of `to_bytes`, checked on random values with
-//! and without compression.
+//! after a non-uniform sibling, sequences of `f64` written in one loop, and the framing of
+//! `to_bytes`, checked on random values with and without compression.
 
 use proptest::prelude::*;
 use serde::Serialize;
@@ -110,5 +110,140 @@ proptest! {
             prop_assert_eq!(columns(&rows, compress, true), columns(&rows, compress, false));
         }
         prop_assert_eq!(to_bytes(&rows).unwrap(), columns(&rows, true, false).to_bytes());
+    }
+}
+
+/// An `f64` that serde's collections hand over as something other than `&f64`, so a
+/// `Vec<Element>` takes the element-by-element path where a `Vec<f64>` takes the one-loop path
+/// of `collect_seq`.
+#[derive(Clone, Copy, Debug)]
+struct Element(f64);
+
+impl Serialize for Element {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64(self.0)
+    }
+}
+
+/// Float sequences at every kind of place, written either way.
+#[derive(Serialize, Clone, Debug)]
+enum Tree<F> {
+    Floats(Vec<F>),
+    /// Sequences side by side: after one breaks uniformity (a mixed one), the next opens with
+    /// its slots reserved.
+    Nested(Vec<Inner<F>>),
+    Many(Vec<Tree<F>>),
+    Keyed(std::collections::BTreeMap<String, Tree<F>>),
+    Text(String),
+    Maybe(Option<Vec<F>>),
+    Record {
+        id: u8,
+        values: Vec<F>,
+        tail: Vec<F>,
+    },
+}
+
+#[derive(Serialize, Clone, Debug)]
+#[serde(untagged)]
+enum Inner<F> {
+    Floats(Vec<F>),
+    Mixed(Vec<Leaf>),
+}
+
+#[derive(Serialize, Clone, Debug)]
+#[serde(untagged)]
+enum Leaf {
+    Number(f64),
+    Text(String),
+}
+
+impl Tree<f64> {
+    fn elements(&self) -> Tree<Element> {
+        let each = |values: &Vec<f64>| values.iter().copied().map(Element).collect();
+        match self {
+            Tree::Floats(values) => Tree::Floats(each(values)),
+            Tree::Nested(lists) => Tree::Nested(
+                lists
+                    .iter()
+                    .map(|inner| match inner {
+                        Inner::Floats(values) => Inner::Floats(each(values)),
+                        Inner::Mixed(leaves) => Inner::Mixed(leaves.clone()),
+                    })
+                    .collect(),
+            ),
+            Tree::Many(trees) => Tree::Many(trees.iter().map(Tree::elements).collect()),
+            Tree::Keyed(map) => Tree::Keyed(
+                map.iter()
+                    .map(|(key, tree)| (key.clone(), tree.elements()))
+                    .collect(),
+            ),
+            Tree::Text(text) => Tree::Text(text.clone()),
+            Tree::Maybe(values) => Tree::Maybe(values.as_ref().map(each)),
+            Tree::Record { id, values, tail } => Tree::Record {
+                id: *id,
+                values: each(values),
+                tail: each(tail),
+            },
+        }
+    }
+}
+
+fn tree() -> impl Strategy<Value = Tree<f64>> {
+    // Lengths on both sides of the 64 elements from which a column sizes itself early.
+    let floats = || {
+        prop_oneof![
+            prop::collection::vec(-2i32..2, 0..4),
+            prop::collection::vec(-2i32..2, 60..70),
+        ]
+        .prop_map(|values| values.into_iter().map(f64::from).collect::<Vec<f64>>())
+    };
+    let leaf = prop_oneof![
+        floats().prop_map(Tree::Floats),
+        prop::collection::vec(
+            prop_oneof![
+                floats().prop_map(Inner::Floats),
+                prop::collection::vec(
+                    prop_oneof![
+                        (-2i32..2).prop_map(|n| Leaf::Number(n.into())),
+                        "[a-c]{0,2}".prop_map(Leaf::Text),
+                    ],
+                    0..4
+                )
+                .prop_map(Inner::Mixed),
+            ],
+            0..5
+        )
+        .prop_map(Tree::Nested),
+        "[a-c]{0,2}".prop_map(Tree::Text),
+        prop::option::of(floats()).prop_map(Tree::Maybe),
+        (any::<u8>(), floats(), floats()).prop_map(|(id, values, tail)| Tree::Record {
+            id,
+            values,
+            tail
+        }),
+    ];
+    leaf.prop_recursive(4, 32, 5, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(Tree::Many),
+            prop::collection::btree_map("[a-b]", inner, 0..3).prop_map(Tree::Keyed),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn float_sequences_in_one_loop_write_the_plain_bytes(tree in tree()) {
+        let plain = tree.elements();
+        for compress in [true, false] {
+            for eager in [true, false] {
+                prop_assert_eq!(
+                    columns(&tree, compress, eager),
+                    columns(&plain, compress, eager)
+                );
+            }
+        }
+        prop_assert_eq!(to_bytes(&tree).unwrap(), to_bytes(&plain).unwrap());
     }
 }

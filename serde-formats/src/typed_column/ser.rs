@@ -137,8 +137,33 @@ impl<'a> ValueSerializer<'a> {
     /// A dense `f64` sequence ([`crate::dense`]): the data in one pass, then the column laid
     /// out exactly as a sequence of that many Float atoms would have been (dense or not).
     fn dense_floats<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
+        self.floats_from(|sink| value.serialize(sink))
+    }
+
+    /// A sequence of exactly `len` `f64` values (serde's `collect_seq` of a `Vec<f64>` or a
+    /// slice): the dense path, fed element by element. Same bytes as the ordinary path.
+    fn collect_floats<I>(self, len: usize, iter: I) -> Result<()>
+    where
+        I: Iterator,
+        I::Item: Serialize,
+    {
+        self.floats_from(|sink| {
+            let mut seq = ser::Serializer::serialize_seq(sink, Some(len))?;
+            for item in iter {
+                ser::SerializeSeq::serialize_element(&mut seq, &item)?;
+            }
+            ser::SerializeSeq::end(seq)
+        })
+    }
+
+    /// Lays out the `f64` values `write` gives a block writer as a column.
+    #[inline]
+    fn floats_from(
+        self,
+        write: impl FnOnce(BlockWriter<'_, DataSink<'_>>) -> Result<()>,
+    ) -> Result<()> {
         let start = self.out.data.len();
-        value.serialize(BlockWriter {
+        write(BlockWriter {
             sink: &mut DataSink(&mut self.out.data),
             kind: ElementKind::F64,
         })?;
@@ -285,6 +310,28 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
     fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<()> {
         self.serialize_str(variant)
     }
+    /// serde's own `collect_seq`, except that a sequence of `f64` of exact length (a
+    /// `Vec<f64>`, a slice) takes the dense path: one loop appending the floats.
+    #[inline]
+    fn collect_seq<I>(self, iter: I) -> Result<()>
+    where
+        I: IntoIterator,
+        I::Item: Serialize,
+    {
+        let iter = iter.into_iter();
+        let len = match iter.size_hint() {
+            (low, Some(high)) if low == high => Some(low),
+            _ => None,
+        };
+        if let (Some(len), true) = (len, is_f64::<I::Item>()) {
+            return self.collect_floats(len, iter);
+        }
+        let mut seq = self.seq(len)?;
+        for item in iter {
+            seq.element(&item)?;
+        }
+        seq.finish()
+    }
     #[inline]
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
@@ -359,6 +406,14 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
 }
 
 /// The data array as the sink of a dense block.
+/// Whether `T` is `f64` or a reference to one, told by its type name (a constant, so the test
+/// folds away); any other type takes the ordinary path.
+#[inline(always)]
+fn is_f64<T>() -> bool {
+    let name = std::any::type_name::<T>();
+    name.strip_prefix('&').unwrap_or(name) == "f64"
+}
+
 struct DataSink<'a>(&'a mut Vec<u8>);
 
 impl BlockSink for DataSink<'_> {
@@ -529,6 +584,15 @@ impl<'a> ser::Serializer for &'a mut Serializer {
         serialize_map(len: Option<usize>) -> MapSerializer<'a>;
         serialize_struct(name: &'static str, len: usize) -> SeqSerializer<'a>;
         serialize_struct_variant(name: &'static str, index: u32, variant: &'static str, len: usize) -> SeqSerializer<'a>;
+    }
+
+    #[inline]
+    fn collect_seq<I>(self, iter: I) -> Result<()>
+    where
+        I: IntoIterator,
+        I::Item: Serialize,
+    {
+        self.root()?.collect_seq(iter)
     }
 
     serializer_methods! {
