@@ -21,6 +21,8 @@ pub enum TcTree {
     Unit,
     /// A run of empty Columns.
     Units(Vec<()>),
+    /// A sequence of floats: the writer's one-loop path and the reader's shortcut for `f64`.
+    Floats(Vec<f64>),
     /// A sequence of trees.
     List(Vec<TcTree>),
     /// An optional tree (`None` is an empty Column).
@@ -47,6 +49,7 @@ pub fn tc_depth(tree: &TcTree) -> usize {
         TcTree::Unit => 0,
         TcTree::Int(_) | TcTree::Text(_) | TcTree::Flag(_) => 1,
         TcTree::Units(units) => 2 + usize::from(!units.is_empty()),
+        TcTree::Floats(_) => 2,
         TcTree::List(items) => 2 + items.iter().map(tc_depth).max().unwrap_or(0),
         TcTree::Opt(None) => 2,
         TcTree::Opt(Some(inner)) => 2 + tc_depth(inner),
@@ -76,6 +79,8 @@ pub enum DyTree {
     Unit,
     /// A run of zero-sized elements.
     Units(Vec<()>),
+    /// A sequence of numbers: the writer's one-loop path for primitives.
+    Numbers(Vec<u16>),
     /// A sequence of trees.
     List(Vec<DyTree>),
     /// An optional tree.
@@ -95,7 +100,7 @@ pub fn dy_depth(tree: &DyTree) -> usize {
         | DyTree::Unit
         | DyTree::Maybe(None)
         | DyTree::Opt(None) => 1,
-        DyTree::Maybe(Some(_)) | DyTree::Units(_) => 2,
+        DyTree::Maybe(Some(_)) | DyTree::Units(_) | DyTree::Numbers(_) => 2,
         DyTree::List(items) => 2 + items.iter().map(dy_depth).max().unwrap_or(0),
         DyTree::Opt(Some(inner)) | DyTree::Pair(inner, _) => 2 + dy_depth(inner),
         DyTree::Map(map) => 2 + map.values().map(dy_depth).max().unwrap_or(0),

@@ -15,7 +15,7 @@ use serde_formats::{dynd, ErrorKind};
 mod common;
 
 fn tree(u: &mut Unstructured<'_>, budget: &mut u32) -> Result<Tree> {
-    Ok(match choice(u, *budget, 5, 9)? {
+    Ok(match choice(u, *budget, 6, 10)? {
         0 => Tree::Int(u.arbitrary()?),
         1 => Tree::Maybe(u.arbitrary::<Option<i16>>()?.filter(|v| *v != i16::MIN)),
         2 => Tree::Text(u.arbitrary()?),
@@ -29,9 +29,10 @@ fn tree(u: &mut Unstructured<'_>, budget: &mut u32) -> Result<Tree> {
                 _ => u.int_in_range(1_000_000..=1_100_000)?,
             }
         ]),
-        5 => Tree::List(items(u, budget, 4, tree)?),
-        6 => Tree::Opt(boxed(u, budget, tree)?),
-        7 => {
+        5 => Tree::Numbers(u.arbitrary()?),
+        6 => Tree::List(items(u, budget, 4, tree)?),
+        7 => Tree::Opt(boxed(u, budget, tree)?),
+        8 => {
             *budget = budget.saturating_sub(1);
             Tree::Pair(Box::new(tree(u, budget)?), u.arbitrary()?)
         }

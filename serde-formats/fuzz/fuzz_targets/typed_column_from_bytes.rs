@@ -14,9 +14,38 @@ enum Rich<'a> {
     Record { n: i32, f: Fraction, items: Vec<Rich<'a>> },
 }
 
+/// An `f64` read through its own visitor, so a `Vec<Element>` is read element by element where
+/// a `Vec<f64>` may take the reader's shortcut for Float columns.
+struct Element(f64);
+
+impl<'de> Deserialize<'de> for Element {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Float;
+        impl serde::de::Visitor<'_> for Float {
+            type Value = Element;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an f64")
+            }
+            fn visit_f64<E>(self, value: f64) -> Result<Element, E> {
+                Ok(Element(value))
+            }
+        }
+        deserializer.deserialize_f64(Float)
+    }
+}
+
 fuzz_target!(|bytes: &[u8]| {
     let _ = from_bytes::<Rich<'_>>(bytes);
     let _ = from_bytes::<Vec<(u8, String)>>(bytes);
+
+    // The shortcut and the element-by-element path: the same floats (bits) or the same error.
+    let fast = from_bytes::<Vec<f64>>(bytes)
+        .map(|values| values.iter().map(|v| v.to_bits()).collect::<Vec<_>>())
+        .map_err(|err| err.to_string());
+    let plain = from_bytes::<Vec<Element>>(bytes)
+        .map(|values| values.iter().map(|e| e.0.to_bits()).collect::<Vec<_>>())
+        .map_err(|err| err.to_string());
+    assert_eq!(fast, plain);
 
     // Inputs are small, so a deep limit cannot overflow the stack here; with it the walk and
     // View's one-time validation must accept exactly the same inputs.

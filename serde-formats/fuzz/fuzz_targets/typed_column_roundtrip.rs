@@ -15,15 +15,21 @@ use serde_formats::typed_column;
 mod common;
 
 fn tree(u: &mut Unstructured<'_>, budget: &mut u32) -> Result<Tree> {
-    Ok(match choice(u, *budget, 5, 9)? {
+    Ok(match choice(u, *budget, 6, 10)? {
         0 => Tree::Int(u.arbitrary()?),
         1 => Tree::Text(u.arbitrary()?),
         2 => Tree::Flag(u.arbitrary()?),
         3 => Tree::Unit,
         4 => Tree::Units(vec![(); u.int_in_range(0..=3000)?]),
-        5 => Tree::List(items(u, budget, 4, tree)?),
-        6 => Tree::Opt(boxed(u, budget, tree)?),
-        7 => Tree::Pairs(items(u, budget, 4, |u, budget| {
+        // Whole numbers, so that equality holds (no NaN); long runs too.
+        5 => Tree::Floats(
+            (0..u.int_in_range(0..=3000)?)
+                .map(|_| u.arbitrary::<i32>().map(f64::from))
+                .collect::<Result<_>>()?,
+        ),
+        6 => Tree::List(items(u, budget, 4, tree)?),
+        7 => Tree::Opt(boxed(u, budget, tree)?),
+        8 => Tree::Pairs(items(u, budget, 4, |u, budget| {
             Ok(Pair {
                 tree: tree(u, budget)?,
                 flag: u.arbitrary()?,
