@@ -58,24 +58,30 @@
 //!
 //! | path | DyND write | DyND read | typed-column `to_bytes` | typed-column `from_bytes` |
 //! | --- | --- | --- | --- | --- |
-//! | ordinary `Vec<f64>` | 0.12–0.35× | 0.18–0.56× | 0.11–0.12× | 0.15–0.18× |
-//! | dense (this module) | 0.79–1.5× | 0.64–1.08× | 0.75–0.77× | 0.84–1.02× |
+//! | ordinary `Vec<f64>` | 0.31–0.39× | 0.24–0.25× | 0.33–0.41× | 0.32–0.40× |
+//! | dense (this module) | 0.87–1.39× | 0.70–1.00× | 0.47–0.73× | 0.59–0.96× |
 //!
-//! (Ranges over four runs at load 1.4–4.7 for DyND, and over two at load about 1 for
-//! typed-column, where the copy into a fresh `Vec` took 0.45–0.59 ms.) For scale, borsh's
-//! own element-by-element `Vec<f64>` write ran at 0.38× the same copy, and at 0.30× when its
-//! floats sit at DyND's odd addresses (`borsh_shifted` in `benches/dynd.rs`; one run, ordinary
-//! DyND 0.22×): a path per element stays well below a copy whatever the format.
+//! (Three runs, each alternated with a build from before the ordinary path's fast path, which
+//! measured 0.21–0.30× for the DyND write and 0.10–0.17× / 0.17–0.27× for typed-column; the
+//! copies took 0.74–1.12 ms, so the machine was noisy.) For scale, borsh's own
+//! element-by-element `Vec<f64>` write ran at 0.40–0.43× the same copy in those runs, and an
+//! earlier run put it at 0.30× when its floats sit at DyND's odd addresses (`borsh_shifted` in
+//! `benches/dynd.rs`): a path per element stays well below a copy whatever the format.
 //! On a little-endian machine the dense write hands the slice's memory to the format as
 //! one block, recognised by the format's block writer and copied in one step; on a big-endian
 //! machine, and for every other serializer, the elements go one by one as a sequence. The
 //! dense read checks the block's length once and converts it in one pass.
 //!
-//! Where the ordinary path's time goes (perf): one serde call per element, with the
-//! per-element bookkeeping each format needs (DyND: the depth and zero-sized-element checks,
-//! and stores left unaligned by the LEB128 count before the elements; typed-column: the open column's uniformity check on write, and on read a
-//! cursor stored and reloaded around an out-of-line call per element), plus the growth of the
-//! output `Vec` (serde's `Vec` visitor preallocates at most 1 MiB, then doubles). No float
+//! Where the ordinary path's time goes (perf, callgrind): serde hands a `Vec<f64>` to the
+//! serializer through `collect_seq`, which both formats take over: DyND writes a sequence of
+//! fixed-width primitives of exact length in one loop with the output reserved once (14
+//! instructions a float, 25 before), and typed-column feeds the floats to its dense path one
+//! by one (16 a float, 42 before). What is left is the store of each element, one at a time,
+//! into memory the copy writes in bulk (and, for DyND, at the odd addresses its LEB128 count
+//! leaves). On read, serde's `Vec` visitor asks for one element at a time, preallocates at most
+//! 1 MiB and then doubles; typed-column answers a request for an `f64` from a column of the
+//! dense chain straight from the data, checked once (24 instructions a float, 30 before), and
+//! DyND reads each float with a bounds check (25). No float
 //! canonicalisation is done on either path: floats are written as their bits.
 
 use std::fmt;

@@ -165,8 +165,12 @@
 //! length is the byte count ([`Output::position`]), so a fixed-size value costs its bytes and
 //! a capacity check.
 //! A sequence of known length reserves from its first element's size (at most 128 bytes per
-//! element); every later element takes one flag test and inlines into serde's loop (1M `f64`:
-//! 26 instructions per element, 42 before).
+//! element); every later element takes one flag test and inlines into serde's loop. A sequence
+//! of fixed-width primitives (`bool`, integers, floats) of exact length, which is every `Vec`
+//! and slice of them, does not even take that: serde hands it over through `collect_seq`, and
+//! the writer reserves the whole output once and runs one loop of appends (1M `f64`: 14
+//! instructions per element; 25 before, when serde's `&f64` elements were not recognised as
+//! scalars and took the general path; 42 before the flag test).
 //!
 //! What is left against borsh on fixed-width records is mostly alignment, not bookkeeping. A
 //! sequence's count is a LEB128 of 1-3 bytes, so the `f32`s of a mesh and the `f64`s of a
