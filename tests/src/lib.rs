@@ -5,6 +5,8 @@
 //!   the tests create under `target/` on first use.
 //! - [`dynd_record`]: a record of every kind of field DyND writes (the proptests and the fuzz
 //!   target share it).
+//! - [`float_reader`]: an `f64` read element by element, against a format's shortcut for
+//!   columns of floats (the tests and a fuzz target share it).
 //! - [`hex`]: annotated hex (golden files, fuzz regression inputs) and hex in assertion messages.
 //! - [`limit_trees`]: the trees of the round trips near the format limits (the proptests and
 //!   the fuzz targets share them).
@@ -14,6 +16,7 @@
 
 pub mod dynd_record;
 pub mod fault_proxy;
+pub mod float_reader;
 pub mod hex;
 pub mod limit_trees;
 pub mod python_peers;

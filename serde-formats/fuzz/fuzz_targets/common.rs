@@ -7,6 +7,10 @@
 #[path = "../../../tests/src/limit_trees.rs"]
 pub mod limit_trees;
 
+// An `f64` read element by element, as `tests/src/float_reader.rs` has it.
+#[path = "../../../tests/src/float_reader.rs"]
+pub mod float_reader;
+
 use std::collections::BTreeMap;
 use std::fmt::Debug;
 

@@ -1,10 +1,14 @@
 //! `from_bytes` on arbitrary input: never panics, and agrees with `View` on what is valid.
 #![no_main]
 
+use common::float_reader::Element;
 use libfuzzer_sys::fuzz_target;
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 use serde_formats::typed_column::{from_bytes, to_bytes, Deserializer, Fraction, View};
+
+#[path = "common.rs"]
+mod common;
 
 #[derive(Debug, PartialEq, Serialize, Deserialize)]
 enum Rich<'a> {
@@ -12,26 +16,6 @@ enum Rich<'a> {
     Text(&'a str),
     Pair(Option<bool>, f64),
     Record { n: i32, f: Fraction, items: Vec<Rich<'a>> },
-}
-
-/// An `f64` read through its own visitor, so a `Vec<Element>` is read element by element where
-/// a `Vec<f64>` may take the reader's shortcut for Float columns.
-struct Element(f64);
-
-impl<'de> Deserialize<'de> for Element {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Float;
-        impl serde::de::Visitor<'_> for Float {
-            type Value = Element;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an f64")
-            }
-            fn visit_f64<E>(self, value: f64) -> Result<Element, E> {
-                Ok(Element(value))
-            }
-        }
-        deserializer.deserialize_f64(Float)
-    }
 }
 
 fuzz_target!(|bytes: &[u8]| {

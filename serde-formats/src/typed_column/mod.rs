@@ -358,6 +358,4 @@ mod layout_tests;
 #[cfg(test)]
 mod limit_tests;
 #[cfg(test)]
-mod read_tests;
-#[cfg(test)]
 mod tests;

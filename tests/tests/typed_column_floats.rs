@@ -1,32 +1,10 @@
-//! The reader's shortcut for sequences of `f64` (a column of the dense chain read straight
-//! from its data) reads exactly what the element-by-element path reads: the same values on
-//! valid input, the same error on truncated or corrupted input.
+//! typed_column: the reader's shortcut for sequences of `f64` (a column of the dense chain read
+//! straight from its data) reads exactly what the element-by-element path reads: the same
+//! values on valid input, the same error on truncated or corrupted input.
 
-use serde::de::{Deserializer, Visitor};
+use integration_tests::float_reader::Element;
 use serde::{Deserialize, Serialize};
-
-use super::{from_bytes, to_bytes};
-
-/// An `f64` read through `deserialize_f64` by its own visitor: serde's `Vec` asks for it with a
-/// seed that is not `f64`'s, so a `Vec<Element>` takes the element-by-element path.
-#[derive(Debug)]
-struct Element(f64);
-
-impl<'de> Deserialize<'de> for Element {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Float;
-        impl Visitor<'_> for Float {
-            type Value = Element;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an f64")
-            }
-            fn visit_f64<E>(self, value: f64) -> Result<Element, E> {
-                Ok(Element(value))
-            }
-        }
-        deserializer.deserialize_f64(Float)
-    }
-}
+use serde_formats::typed_column::{from_bytes, to_bytes};
 
 #[derive(Serialize, Deserialize, Debug)]
 struct Tagged<F> {
