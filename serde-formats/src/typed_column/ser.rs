@@ -405,7 +405,6 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
     }
 }
 
-/// The data array as the sink of a dense block.
 /// Whether `T` is `f64` or a reference to one, told by its type name (a constant, so the test
 /// folds away); any other type takes the ordinary path.
 #[inline(always)]
@@ -414,6 +413,7 @@ fn is_f64<T>() -> bool {
     name.strip_prefix('&').unwrap_or(name) == "f64"
 }
 
+/// The data array as the sink of a dense block.
 struct DataSink<'a>(&'a mut Vec<u8>);
 
 impl BlockSink for DataSink<'_> {
