@@ -78,7 +78,7 @@ pub(super) fn scalar_value(array: &dyn Array, row: usize) -> Result<Value> {
     })
 }
 
-/// Builds the Arrow array of type [`arrow_type`]`(ty)` holding `values`.
+/// Builds the Arrow array of type [`arrow_type`](super::arrow::arrow_type)`(ty)` holding `values`.
 pub(super) fn values_to_arrow(ty: &Type, values: &[Value]) -> Result<ArrayRef> {
     macro_rules! primitive {
         ($arrow:ty, $variant:ident) => {{
