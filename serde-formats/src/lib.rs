@@ -96,6 +96,7 @@ mod display;
 #[cfg(feature = "dynd")]
 pub mod dynd;
 pub mod error;
+mod hint;
 mod limits;
 pub mod output;
 mod read;

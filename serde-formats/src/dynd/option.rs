@@ -15,6 +15,8 @@
 //! `Option<P>` uses the sentinel exactly when `P` is `bool`, an integer primitive or a float
 //! primitive (also behind `&`, `Box`, `Rc`, `Arc`); every other payload uses the tag.
 
+use crate::hint::element_type_name;
+
 /// How a serializer remembers the static type of the value it is about to serialize:
 /// `std::any::type_name::<T>` itself, called only when an option needs classifying.
 pub(crate) type TypeName = fn() -> &'static str;
@@ -34,12 +36,11 @@ pub(crate) fn no_type_name() -> &'static str {
 ///
 /// A reference to one of these is one too (`&T` serializes as `T`): serde's impls for slices,
 /// `Vec` and the other collections hand their elements over as `&T`, so a `Vec<f64>` sends
-/// `&f64` to `serialize_element`. One `&` is stripped; the test stays a constant.
+/// `&f64` to `serialize_element` ([`element_type_name`]).
 #[inline(always)]
 pub(crate) fn is_scalar<T: ?Sized>() -> bool {
-    let name = std::any::type_name::<T>();
     matches!(
-        name.strip_prefix('&').unwrap_or(name),
+        element_type_name::<T>(),
         "bool"
             | "i8"
             | "i16"
@@ -67,8 +68,7 @@ pub(crate) fn is_scalar<T: ?Sized>() -> bool {
 /// answer, so it folds to a constant.
 #[inline(always)]
 pub(crate) fn fixed_width<T: ?Sized>() -> Option<usize> {
-    let name = std::any::type_name::<T>();
-    match name.strip_prefix('&').unwrap_or(name) {
+    match element_type_name::<T>() {
         "bool" | "i8" | "u8" => Some(1),
         "i16" | "u16" => Some(2),
         "i32" | "u32" | "f32" => Some(4),

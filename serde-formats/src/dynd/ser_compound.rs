@@ -5,6 +5,7 @@ use serde::ser::{self, Serialize};
 
 use super::option::fixed_width;
 use super::ser::Serializer;
+use crate::hint::exact_len;
 use crate::output::Output;
 use crate::{Error, ErrorKind, Result};
 
@@ -90,10 +91,7 @@ impl<'a, O: Output> SeqCompound<'a, O> {
         I: Iterator,
         I::Item: Serialize,
     {
-        let len = match iter.size_hint() {
-            (low, Some(high)) if low == high => Some(low),
-            _ => None,
-        };
+        let len = exact_len(iter.size_hint());
         if let (Some(width), Some(len)) = (fixed_width::<I::Item>(), len) {
             return Self::primitives(ser, width, len, iter);
         }

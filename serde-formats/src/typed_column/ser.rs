@@ -15,6 +15,7 @@ use super::words::Words;
 use super::TypedColumns;
 use crate::dense::{BlockSink, BlockWriter, ElementKind};
 use crate::error::{Error, ErrorKind, Result};
+use crate::hint::{element_type_name, exact_len};
 
 /// Serializes one value into its place; the serde glue behind [`Serializer`].
 pub struct ValueSerializer<'a> {
@@ -319,11 +320,8 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
         I::Item: Serialize,
     {
         let iter = iter.into_iter();
-        let len = match iter.size_hint() {
-            (low, Some(high)) if low == high => Some(low),
-            _ => None,
-        };
-        if let (Some(len), true) = (len, is_f64::<I::Item>()) {
+        let len = exact_len(iter.size_hint());
+        if let (Some(len), "f64") = (len, element_type_name::<I::Item>()) {
             return self.collect_floats(len, iter);
         }
         let mut seq = self.seq(len)?;
@@ -403,14 +401,6 @@ impl<'a> ser::Serializer for ValueSerializer<'a> {
         fn serialize_struct_variant(self, _name, _index, variant, len) =>
             self.variant_payload(variant)?.fields(len);
     }
-}
-
-/// Whether `T` is `f64` or a reference to one, told by its type name (a constant, so the test
-/// folds away); any other type takes the ordinary path.
-#[inline(always)]
-fn is_f64<T>() -> bool {
-    let name = std::any::type_name::<T>();
-    name.strip_prefix('&').unwrap_or(name) == "f64"
 }
 
 /// The data array as the sink of a dense block.
