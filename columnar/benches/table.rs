@@ -15,11 +15,18 @@
 //! when iterating, clones and drops each row): the allocation work any decoder of this row
 //! type pays, a lower bound for the peers.
 //!
+//! After the criterion groups, `paired` times ours and serde_columnar alternately, one call of
+//! each per round, and prints the median and range of the per-round ratios. Criterion measures
+//! one function for seconds before the next, and on a shared machine a slow phase lasting
+//! seconds then lands on one peer and not the other (one binary gave decode ratios from 1.2x
+//! to 2.5x between runs); within a round both calls meet the same phase.
+//!
 //! Decode times include dropping the decoded rows (1M `String`s and a 64 MB `Vec`), as a
 //! caller pays it too; iterate drops each row as it goes. With an owned `String` per row,
 //! allocating and freeing it is a floor shared by every peer.
 
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 use rand::{Rng, SeedableRng};
@@ -286,6 +293,80 @@ fn bench_table(c: &mut Criterion) {
         })
     });
     g.finish();
+
+    println!(
+        "table/paired: serde_columnar's time over ours, {PAIRED_ROUNDS} rounds of one call each"
+    );
+    paired(
+        "encode",
+        || drop(black_box(columnar::to_vec(black_box(&ours)).unwrap())),
+        || drop(black_box(serde_columnar::to_vec(black_box(&peer)).unwrap())),
+    );
+    paired(
+        "decode",
+        || {
+            drop(black_box(
+                columnar::from_bytes::<ours::ChangeTable>(black_box(&ours_bytes)).unwrap(),
+            ))
+        },
+        || {
+            drop(black_box(
+                serde_columnar::from_bytes::<peer::ChangeTable>(black_box(&peer_bytes)).unwrap(),
+            ))
+        },
+    );
+    paired(
+        "iterate",
+        || {
+            let table =
+                columnar::iter_from_bytes::<ours::ChangeTable>(black_box(&ours_bytes)).unwrap();
+            let sum: u64 = table.changes.map(|row| row.unwrap().len as u64).sum();
+            assert_eq!(sum, expected);
+        },
+        || {
+            let table =
+                serde_columnar::iter_from_bytes::<peer::ChangeTable>(black_box(&peer_bytes))
+                    .unwrap();
+            let sum: u64 = table.changes.map(|row| row.unwrap().len as u64).sum();
+            assert_eq!(sum, expected);
+        },
+    );
+}
+
+/// Rounds of the paired measurement.
+const PAIRED_ROUNDS: usize = 21;
+
+/// Times `ours` and `peer` one call each per round, the order alternating so that neither
+/// always runs on the heap the other just freed, and prints the median, lowest and highest
+/// ratio of the peer's time over ours (above 1: we are faster).
+fn paired(name: &str, mut ours: impl FnMut(), mut peer: impl FnMut()) {
+    fn time(f: &mut impl FnMut()) -> Duration {
+        let start = Instant::now();
+        f();
+        start.elapsed()
+    }
+    // One untimed call each: first-touch page faults and lazy setup are not a round's.
+    ours();
+    peer();
+    let mut ratios: Vec<f64> = (0..PAIRED_ROUNDS)
+        .map(|round| {
+            let (ours_time, peer_time) = if round % 2 == 0 {
+                let ours_time = time(&mut ours);
+                (ours_time, time(&mut peer))
+            } else {
+                let peer_time = time(&mut peer);
+                (time(&mut ours), peer_time)
+            };
+            peer_time.as_secs_f64() / ours_time.as_secs_f64()
+        })
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    println!(
+        "table/paired/{name}: median {:.2}x, lowest {:.2}x, highest {:.2}x",
+        ratios[PAIRED_ROUNDS / 2],
+        ratios[0],
+        ratios[PAIRED_ROUNDS - 1]
+    );
 }
 
 /// One line describing the data, to check it against the doc comment of [`changes`].
