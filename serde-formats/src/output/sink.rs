@@ -32,6 +32,21 @@ pub trait Output {
         let _ = additional;
     }
 
+    /// Appends `marker`, then `bytes`, which must be shorter than 32 bytes: a MessagePack
+    /// fixstr (a map key or field name), for one. A `Vec` writes both into its spare room in
+    /// copies of fixed size, as [`Output::put_prefix`] does without the staging buffer.
+    ///
+    /// # Errors
+    /// As [`Output::put`].
+    #[inline]
+    fn put_marked_short(&mut self, marker: u8, bytes: &[u8]) -> Result<()>
+    where
+        Self: Sized,
+    {
+        self.put(&[marker])?;
+        self.put(bytes)
+    }
+
     /// Appends the first `len` bytes of `bytes` (all of them when `len` is larger): a short
     /// item built in a fixed buffer, such as a MessagePack head. A `Vec` copies the whole
     /// buffer, a copy of known size, and then drops the bytes past `len`.
@@ -71,6 +86,58 @@ impl Output for Vec<u8> {
         self.truncate(end);
         Ok(())
     }
+
+    #[inline]
+    fn put_marked_short(&mut self, marker: u8, bytes: &[u8]) -> Result<()> {
+        let n = bytes.len();
+        if n >= SHORT {
+            self.push(marker);
+            self.extend_from_slice(bytes);
+            return Ok(());
+        }
+        self.reserve(SHORT + 1);
+        let len = self.len();
+        // SAFETY: `reserve` left at least 33 bytes of room past `len`, and every write below
+        // lands in `len..len + 1 + n` (n < 32): the marker at `len`, then the copies of
+        // `copy_short`, which together cover `len + 1..len + 1 + n` exactly (see its test). Those
+        // bytes are then initialised, and only they are counted in by `set_len`. `bytes` is a
+        // shared borrow, so it cannot overlap this `Vec`'s buffer.
+        unsafe {
+            let dst = self.as_mut_ptr().add(len);
+            dst.write(marker);
+            copy_short(dst.add(1), bytes.as_ptr(), n);
+            self.set_len(len + 1 + n);
+        }
+        Ok(())
+    }
+}
+
+/// The longest byte string [`Output::put_marked_short`] copies in fixed-size pieces, plus one.
+const SHORT: usize = 32;
+
+/// Copies `n < 32` bytes from `src` to `dst` in at most two copies of fixed size that may
+/// overlap in `dst` (a copy of variable size is a call to `memcpy`, dearer than the copy for a
+/// field name).
+///
+/// # Safety
+/// `src` is valid for reading `n` bytes, `dst` for writing `n` bytes, and they do not overlap.
+#[inline(always)]
+unsafe fn copy_short(dst: *mut u8, src: *const u8, n: usize) {
+    use std::ptr::copy_nonoverlapping as copy;
+    if n >= 16 {
+        copy(src, dst, 16);
+        copy(src.add(n - 16), dst.add(n - 16), 16);
+    } else if n >= 8 {
+        copy(src, dst, 8);
+        copy(src.add(n - 8), dst.add(n - 8), 8);
+    } else if n >= 4 {
+        copy(src, dst, 4);
+        copy(src.add(n - 4), dst.add(n - 4), 4);
+    } else if n > 0 {
+        dst.write(src.read());
+        dst.add(n / 2).write(src.add(n / 2).read());
+        dst.add(n - 1).write(src.add(n - 1).read());
+    }
 }
 
 /// An [`Output`] writing to an [`std::io::Write`]; each piece is one `write_all`, so wrap slow
@@ -82,5 +149,39 @@ impl<W: std::io::Write> Output for IoWriter<W> {
     #[inline]
     fn put(&mut self, bytes: &[u8]) -> Result<()> {
         self.0.write_all(bytes).map_err(crate::Error::from)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The default `put_marked_short`: the marker, then the bytes, each through `put`.
+    struct Pieces(Vec<u8>);
+
+    impl Output for Pieces {
+        fn put(&mut self, bytes: &[u8]) -> Result<()> {
+            self.0.extend_from_slice(bytes);
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn marked_short_strings_land_whole_after_what_was_there() {
+        let source: Vec<u8> = (1..=40).collect();
+        // Every length of the fixed-size copies and past them, after a sink that is empty,
+        // exactly full, or has room.
+        for n in 0..=40 {
+            for before in [0usize, 5, 31] {
+                let mut fast: Vec<u8> = (0..before as u8).map(|b| b ^ 0xee).collect();
+                fast.shrink_to_fit();
+                let mut pieces = Pieces(fast.clone());
+                fast.put_marked_short(0xa0, &source[..n]).unwrap();
+                pieces.put_marked_short(0xa0, &source[..n]).unwrap();
+                assert_eq!(fast, pieces.0, "{n} bytes after {before}");
+                assert_eq!(fast.len(), before + 1 + n);
+                assert_eq!(&fast[before + 1..], &source[..n]);
+            }
+        }
     }
 }

@@ -123,6 +123,18 @@ impl<O: Sink> Data<O> {
         }
     }
 
+    /// Writes `marker` and then `bytes`, shorter than 32 bytes (see
+    /// [`Output::put_marked_short`]).
+    #[inline]
+    pub(super) fn put_marked_short(&mut self, marker: u8, bytes: &[u8]) -> Result<()> {
+        self.pos += 1 + bytes.len() as u64;
+        if self.active_spills == 0 {
+            self.sink.put_marked_short(marker, bytes)
+        } else {
+            self.spills[self.active_spills - 1].put_marked_short(marker, bytes)
+        }
+    }
+
     /// Writes an encoded head or scalar.
     #[inline]
     pub(super) fn put_head(&mut self, head: Head) -> Result<()> {

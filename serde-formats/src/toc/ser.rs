@@ -330,8 +330,26 @@ impl<O: Sink> Writer<O> {
     }
 
     /// Closes the innermost container, given how many children it was declared to have and
-    /// how many it got.
+    /// how many it got. A pending record of the declared length that stays under the block
+    /// size, the most common container, closes here, inlined into its `Serialize` (1M records:
+    /// 453 -> 437 instructions each); anything else in [`Writer::end_other`].
+    #[inline]
     fn end(&mut self, declared: Option<usize>, count: usize) -> Result<()> {
+        if let Some(pending) = self.pending {
+            if declared.is_none_or(|d| d == count)
+                && (self.in_key != 0 || self.data.pos - pending.start < self.block_size)
+            {
+                self.depth.leave();
+                self.pending = None;
+                return self.closed(self.levels.len(), false, pending.start);
+            }
+        }
+        self.end_other(declared, count)
+    }
+
+    /// [`Writer::end`] of anything but a small pending record.
+    #[inline(never)]
+    fn end_other(&mut self, declared: Option<usize>, count: usize) -> Result<()> {
         self.depth.leave();
         if let Some(declared) = declared.filter(|&d| d != count) {
             return Err(wrong_count(declared, count));
@@ -507,8 +525,15 @@ impl<O: Sink> Writer<O> {
     /// Writes a `&str` key of a map.
     #[inline(always)]
     fn str_key(&mut self, key: &str) -> Result<()> {
+        if key.len() < 32 && !self.record {
+            // A fixstr in a record whose keys get no entry, as field names usually are: written
+            // straight into the sink's room (1M records: 504 -> 453 instructions each).
+            return self
+                .data
+                .put_marked_short(0xa0 | key.len() as u8, key.as_bytes());
+        }
         if key.len() < 32 {
-            // A fixstr, as field names usually are: one piece for the sink and the key arena.
+            // A fixstr with an entry: one piece for the sink and the key arena.
             let mut buf = [0u8; 32];
             buf[0] = 0xa0 | key.len() as u8;
             copy_short(&mut buf, key.as_bytes());

@@ -111,3 +111,59 @@ fn a_container_key_inside_a_small_map() {
     to_writer_with(&mut file, &value, &config).unwrap();
     assert_eq!(in_memory, file.into_inner());
 }
+
+/// A record whose field names take each path of the key writer: short names (a fixstr copied
+/// in fixed-size pieces) of several lengths, and one of 32 bytes (a `d9` string).
+#[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq, Clone)]
+struct Named {
+    a: u8,
+    abcd: u16,
+    fifteen_letters: String,
+    sixteen_letters_: f64,
+    thirty_one_letters_in_this_name: bool,
+    a_field_name_of_thirty_two_bytes: i64,
+}
+
+/// `items` as a sequence that does not tell its length, so the writer buffers it.
+struct Unsized<'a>(&'a [Named]);
+
+impl serde::Serialize for Unsized<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = serializer.serialize_seq(None)?;
+        for item in self.0 {
+            seq.serialize_element(item)?;
+        }
+        seq.end()
+    }
+}
+
+#[test]
+fn field_names_are_written_alike_in_every_container() {
+    let items: Vec<Named> = (0..300)
+        .map(|i| Named {
+            a: i as u8,
+            abcd: i as u16 * 7,
+            fifteen_letters: "x".repeat(i % 40),
+            sixteen_letters_: f64::from(i as u32) / 3.0,
+            thirty_one_letters_in_this_name: i % 2 == 0,
+            a_field_name_of_thirty_two_bytes: -(i as i64),
+        })
+        .collect();
+    // Small blocks: the records before the list reaches them are replayed, the rest recorded.
+    for block_size in [16, 4096, 1 << 20] {
+        let config = Config::new().block_size(block_size);
+        let known = to_bytes_with(&items, &config).unwrap();
+        assert_eq!(to_bytes_with(&Unsized(&items), &config).unwrap(), known);
+        let mut file = IoCursor::new(Vec::new());
+        to_writer_with(&mut file, &items, &config).unwrap();
+        assert_eq!(file.into_inner(), known, "block size {block_size}");
+        assert_eq!(from_bytes::<Vec<Named>>(&known).unwrap(), items);
+        // The data section is what rmp-serde writes for the same records, names and all.
+        let rmp = rmp_serde::to_vec_named(&items).unwrap();
+        assert!(
+            known.windows(rmp.len()).any(|w| w == rmp),
+            "block size {block_size}"
+        );
+    }
+}

@@ -20,13 +20,20 @@ pub(in crate::toc) struct Compound<'a, O> {
 }
 
 impl<'a, O: Sink> Compound<'a, O> {
+    #[inline]
     fn end(self) -> Result<()> {
-        self.ser.end(self.declared, self.count)?;
         if self.variant {
-            self.ser.value_written();
-            self.ser.end(Some(1), 1)?;
+            return self.end_variant();
         }
-        Ok(())
+        self.ser.end(self.declared, self.count)
+    }
+
+    /// Closes the container of a variant, then the `{variant: ...}` map around it.
+    #[inline(never)]
+    fn end_variant(self) -> Result<()> {
+        self.ser.end(self.declared, self.count)?;
+        self.ser.value_written();
+        self.ser.end(Some(1), 1)
     }
 
     #[inline]
