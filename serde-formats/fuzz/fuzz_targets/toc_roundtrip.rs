@@ -1,7 +1,9 @@
 //! What we write, we read (TOC-MessagePack): any value the writer accepts, under any block and
 //! trivial sizes, with deep nesting near the depth limit and long runs of nil, reads back
 //! equal, whole and through the reader's TOC, and the writers to memory and to a file write
-//! the same bytes; the writer refuses only values past the limit.
+//! the same bytes; the writer refuses only values past the limit. Records of a derived struct
+//! (field names of each key path) write the same bytes in a list of known length, one of
+//! unknown length and to a file, and read back.
 #![no_main]
 
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
@@ -39,6 +41,60 @@ fn leaf(u: &mut Unstructured<'_>) -> Result<Value> {
     })
 }
 
+/// A record whose field names take each path of the key writer (short, 31 and 32 bytes).
+#[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+struct Record {
+    a: u64,
+    sixteen_letters_: String,
+    thirty_one_letters_in_this_name: Option<i32>,
+    a_field_name_of_thirty_two_bytes: Vec<bool>,
+}
+
+/// Records as a sequence that does not tell its length, which the writer buffers.
+struct Unsized<'a>(&'a [Record]);
+
+impl serde::Serialize for Unsized<'_> {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().filter(|_| true))
+    }
+}
+
+fn records(u: &mut Unstructured<'_>) -> Result<Vec<Record>> {
+    let n = u.int_in_range(0..=200)?;
+    let mut records = Vec::with_capacity(n);
+    for _ in 0..n {
+        records.push(Record {
+            a: u.arbitrary()?,
+            sixteen_letters_: u.arbitrary()?,
+            thirty_one_letters_in_this_name: u.arbitrary()?,
+            a_field_name_of_thirty_two_bytes: u.arbitrary()?,
+        });
+    }
+    Ok(records)
+}
+
+/// The records written three ways give one file, which reads back.
+fn check_records(records: &[Record], config: &Config) {
+    let file = toc::to_bytes_with(&records, config).expect("records are within every limit");
+    assert_eq!(
+        toc::to_bytes_with(&Unsized(records), config).expect("buffered records"),
+        file,
+        "a list of unknown length differs"
+    );
+    let mut unbuffered = std::io::Cursor::new(Vec::new());
+    toc::to_writer_with(&mut unbuffered, &records, config).expect("records to a file");
+    assert_eq!(
+        unbuffered.into_inner(),
+        file,
+        "file and memory writers differ on records"
+    );
+    let back: Vec<Record> = toc::from_bytes(&file).expect("what we write, we read");
+    assert_eq!(back, records);
+}
+
 fn value(u: &mut Unstructured<'_>, budget: &mut u32) -> Result<Value> {
     if *budget == 0 || u.ratio(1, 2)? {
         return leaf(u);
@@ -73,6 +129,12 @@ fuzz_target!(|data: &[u8]| {
     })() else {
         return;
     };
+    if let Ok(records) = records(&mut u) {
+        let config = Config::new()
+            .block_size(block_size)
+            .trivial_size(trivial_size);
+        check_records(&records, &config);
+    }
     // Around the depth limit of 128.
     for level in 0..levels {
         value = if level % 3 == 0 {
@@ -93,7 +155,11 @@ fuzz_target!(|data: &[u8]| {
             let mut unbuffered = std::io::Cursor::new(Vec::new());
             toc::to_writer_with(&mut unbuffered, &value, &config)
                 .expect("the file writer takes what the memory writer took");
-            assert_eq!(unbuffered.into_inner(), file, "file and memory writers differ");
+            assert_eq!(
+                unbuffered.into_inner(),
+                file,
+                "file and memory writers differ"
+            );
             let back: Value = toc::from_bytes(&file).expect("what we write, we read");
             assert_eq!(back, value);
             let reader = Reader::from_slice(&file).expect("the reader opens what we write");
