@@ -29,8 +29,12 @@ use super::Config;
 /// (`benches/toc.rs`; instruction counts from callgrind, times from one criterion run with
 /// both alternated, the shared machine's wall clock varying by ±25%):
 ///
-/// - 1M small records (shape B): 504 instructions a record against 363 (1.39×); 62-65 ms
-///   against 39-50 ms (medians of 20 calls, four alternated runs; 1.3-1.6×). 510 before the
+/// - 1M small records (shape B): 437 instructions a record against 361 (1.21×); 48-61 ms
+///   against 38-55 ms (medians, seven runs alternated with the previous build, 0.95-1.27×;
+///   that build 61-73 ms, 1.35-1.62×; rmp-serde itself ran ~15% slower in the new bench
+///   binary than in the old, 44-47 ms, so against that figure 1.1-1.35×). 504 before field names were written straight into the
+///   sink's room and a small record closed inline in its `Serialize`; 62-65 ms against
+///   39-50 ms then (medians of 20 calls, four alternated runs; 1.3-1.6×). 510 before the
 ///   index's entries dropped their start (24 -> 16 bytes; medians 65-68 ms in the same runs),
 ///   537 before a small record stopped pushing a level on the writer's
 ///   stack and the leaves of back-to-back values stopped encoding each position twice;
