@@ -243,23 +243,19 @@ impl Index {
         })
     }
 
-    /// [`Index::push_key`] for a short key encoded in the first `len` bytes of `buf`, copied
-    /// as the whole buffer (see [`Output::put_prefix`](crate::output::Output::put_prefix)).
+    /// [`Index::push_key`] for a fixstr: `marker`, then `body`, shorter than 32 bytes (see
+    /// [`Output::put_marked_short`](crate::output::Output::put_marked_short)).
     #[inline]
-    pub(super) fn push_short_key<const N: usize>(
-        &mut self,
-        buf: &[u8; N],
-        len: usize,
-    ) -> Result<Key> {
+    pub(super) fn push_marked_short_key(&mut self, marker: u8, body: &[u8]) -> Result<Key> {
         let from = self.keys.len();
-        let len = len.min(N);
+        let len = 1 + body.len();
         let (Ok(from32), Ok(len32)) = (u32::try_from(from), u32::try_from(len)) else {
             return Err(keys_too_long());
         };
         if len32 >= INDEXED || from32.checked_add(len32).is_none() {
             return Err(keys_too_long());
         }
-        crate::output::Output::put_prefix(&mut self.keys, buf, len)?;
+        crate::output::Output::put_marked_short(&mut self.keys, marker, body)?;
         Ok(Key {
             from: from32,
             len: len32,

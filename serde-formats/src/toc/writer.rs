@@ -29,7 +29,7 @@ use super::Config;
 /// (`benches/toc.rs`; instruction counts from callgrind, times from one criterion run with
 /// both alternated, the shared machine's wall clock varying by ±25%):
 ///
-/// - 1M small records (shape B): 437 instructions a record against 361 (1.21×); 48-61 ms
+/// - 1M small records (shape B): 428 instructions a record against 361 (1.19×); 48-61 ms
 ///   against 38-55 ms (medians, seven runs alternated with the previous build, 0.95-1.27×;
 ///   that build 61-73 ms, 1.35-1.62×; rmp-serde itself ran ~15% slower in the new bench
 ///   binary than in the old, 44-47 ms, so against that figure 1.1-1.35×). 504 before field names were written straight into the
