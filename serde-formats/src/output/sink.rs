@@ -32,9 +32,10 @@ pub trait Output {
         let _ = additional;
     }
 
-    /// Appends `marker`, then `bytes`, which must be shorter than 32 bytes: a MessagePack
-    /// fixstr (a map key or field name), for one. A `Vec` writes both into its spare room in
-    /// copies of fixed size, as [`Output::put_prefix`] does without the staging buffer.
+    /// Appends `marker`, then `bytes`: a MessagePack fixstr (a map key or field name), for one.
+    /// A `Vec` writes bytes shorter than 32 into its spare room in copies of fixed size, as
+    /// [`Output::put_prefix`] does without the staging buffer; longer ones take the ordinary
+    /// copy.
     ///
     /// # Errors
     /// As [`Output::put`].
@@ -99,9 +100,10 @@ impl Output for Vec<u8> {
         let len = self.len();
         // SAFETY: `reserve` left at least 33 bytes of room past `len`, and every write below
         // lands in `len..len + 1 + n` (n < 32): the marker at `len`, then the copies of
-        // `copy_short`, which together cover `len + 1..len + 1 + n` exactly (see its test). Those
-        // bytes are then initialised, and only they are counted in by `set_len`. `bytes` is a
-        // shared borrow, so it cannot overlap this `Vec`'s buffer.
+        // `copy_short`, which together cover `len + 1..len + 1 + n` exactly (checked for every
+        // length by the test below, also under Miri). Those bytes are then initialised, and
+        // only they are counted in by `set_len`. `bytes` is a shared borrow, so it cannot
+        // overlap this `Vec`'s buffer.
         unsafe {
             let dst = self.as_mut_ptr().add(len);
             dst.write(marker);
@@ -169,12 +171,13 @@ mod tests {
     #[test]
     fn marked_short_strings_land_whole_after_what_was_there() {
         let source: Vec<u8> = (1..=40).collect();
-        // Every length of the fixed-size copies and past them, after a sink that is empty,
-        // exactly full, or has room.
+        // Every length of the fixed-size copies and past them, into a sink that is empty or
+        // holds a few bytes, exactly full or with room to spare.
         for n in 0..=40 {
-            for before in [0usize, 5, 31] {
+            for (before, room) in [0usize, 5, 31].into_iter().flat_map(|b| [(b, 0), (b, 100)]) {
                 let mut fast: Vec<u8> = (0..before as u8).map(|b| b ^ 0xee).collect();
                 fast.shrink_to_fit();
+                fast.reserve_exact(room);
                 let mut pieces = Pieces(fast.clone());
                 fast.put_marked_short(0xa0, &source[..n]).unwrap();
                 pieces.put_marked_short(0xa0, &source[..n]).unwrap();
