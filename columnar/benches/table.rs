@@ -265,23 +265,10 @@ fn bench_table(c: &mut Criterion) {
     let expected: u64 = rows.iter().map(|r| r.len as u64).sum();
     let mut g = group(c, "table/iterate");
     g.bench_function("columnar", |b| {
-        b.iter(|| {
-            let table =
-                columnar::iter_from_bytes::<ours::ChangeTable>(black_box(&ours_bytes)).unwrap();
-            let sum: u64 = table.changes.map(|row| row.unwrap().len as u64).sum();
-            assert_eq!(sum, expected);
-            sum
-        })
+        b.iter(|| iterate_ours(&ours_bytes, expected))
     });
     g.bench_function("serde_columnar", |b| {
-        b.iter(|| {
-            let table =
-                serde_columnar::iter_from_bytes::<peer::ChangeTable>(black_box(&peer_bytes))
-                    .unwrap();
-            let sum: u64 = table.changes.map(|row| row.unwrap().len as u64).sum();
-            assert_eq!(sum, expected);
-            sum
-        })
+        b.iter(|| iterate_peer(&peer_bytes, expected))
     });
     // No decoding at all: cloning each row and dropping it, the floor under both peers.
     g.bench_function("floor_clone", |b| {
@@ -318,19 +305,28 @@ fn bench_table(c: &mut Criterion) {
     paired(
         "iterate",
         || {
-            let table =
-                columnar::iter_from_bytes::<ours::ChangeTable>(black_box(&ours_bytes)).unwrap();
-            let sum: u64 = table.changes.map(|row| row.unwrap().len as u64).sum();
-            assert_eq!(sum, expected);
+            black_box(iterate_ours(&ours_bytes, expected));
         },
         || {
-            let table =
-                serde_columnar::iter_from_bytes::<peer::ChangeTable>(black_box(&peer_bytes))
-                    .unwrap();
-            let sum: u64 = table.changes.map(|row| row.unwrap().len as u64).sum();
-            assert_eq!(sum, expected);
+            black_box(iterate_peer(&peer_bytes, expected));
         },
     );
+}
+
+/// Iterates our table's rows, summing `len` (checked against `expected`).
+fn iterate_ours(bytes: &[u8], expected: u64) -> u64 {
+    let table = columnar::iter_from_bytes::<ours::ChangeTable>(black_box(bytes)).unwrap();
+    let sum: u64 = table.changes.map(|row| row.unwrap().len as u64).sum();
+    assert_eq!(sum, expected);
+    sum
+}
+
+/// [`iterate_ours`] with serde_columnar.
+fn iterate_peer(bytes: &[u8], expected: u64) -> u64 {
+    let table = serde_columnar::iter_from_bytes::<peer::ChangeTable>(black_box(bytes)).unwrap();
+    let sum: u64 = table.changes.map(|row| row.unwrap().len as u64).sum();
+    assert_eq!(sum, expected);
+    sum
 }
 
 /// Rounds of the paired measurement.
