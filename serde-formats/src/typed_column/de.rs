@@ -500,6 +500,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         }
     }
 
+    #[inline]
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let (cursor, s) = self.string()?;
         visitor
@@ -544,6 +545,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         visitor.visit_unit()
     }
 
+    #[inline]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let (cursor, len, children) = self.take_column("a Column")?;
         self.visit_column(cursor, len, children, visitor)
@@ -561,12 +563,14 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     // The methods that only pass on to another: unit structs are units, tuples and structs are
     // sequences of their fields.
     deserializer_methods! {
+        #[inline]
         fn deserialize_string(self, visitor) => self.deserialize_str(visitor);
         fn deserialize_byte_buf(self, visitor) => self.deserialize_bytes(visitor);
         fn deserialize_unit_struct(self, _name, visitor) => self.deserialize_unit(visitor);
         fn deserialize_newtype_struct(self, name, visitor) => self.newtype(name, visitor);
         fn deserialize_tuple(self, _len, visitor) => self.deserialize_seq(visitor);
         fn deserialize_tuple_struct(self, _name, _len, visitor) => self.deserialize_seq(visitor);
+        #[inline]
         fn deserialize_struct(self, _name, _fields, visitor) => self.deserialize_seq(visitor);
         fn deserialize_enum(self, _name, _variants, visitor) => self.enum_value(visitor);
     }
