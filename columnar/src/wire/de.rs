@@ -349,7 +349,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         let start = self.reader.offset();
         let bytes = self.reader.read_bytes()?;
         let payload = self.reader.offset() - bytes.len();
-        let text = std::str::from_utf8(bytes)
+        let text = super::utf8(bytes)
             .map_err(|e| Error::at(ErrorKind::InvalidUtf8, (payload + e.valid_up_to()) as u64))?;
         visitor
             .visit_borrowed_str::<Error>(text)

@@ -67,6 +67,9 @@
 mod carry;
 mod de;
 mod ser;
+mod text;
+
+pub(crate) use text::utf8;
 
 pub use de::{from_bytes, take_from_bytes, Deserializer, DEFAULT_DEPTH_LIMIT};
 pub use ser::{append, to_vec, Serializer};

@@ -193,7 +193,7 @@ impl<'de> Deserializer<'de> {
     #[inline]
     fn str(&mut self) -> Result<&'de str> {
         let bytes = self.reader.length_prefixed()?;
-        std::str::from_utf8(bytes).map_err(|err| {
+        crate::read::utf8(bytes).map_err(|err| {
             let start = self.offset() - bytes.len();
             self.at(ErrorKind::InvalidUtf8, start + err.valid_up_to())
         })

@@ -45,7 +45,7 @@ impl<'de> Deserializer<'de> {
     fn str_body(&mut self, len: u32) -> Result<&'de str> {
         let at = self.cur.offset();
         let bytes = self.cur.take_body(len as usize)?;
-        std::str::from_utf8(bytes)
+        crate::read::utf8(bytes)
             .map_err(|e| Error::at(ErrorKind::InvalidUtf8, at + e.valid_up_to() as u64))
     }
 

@@ -156,7 +156,7 @@ impl Node<'_> {
 /// Checks a string's bytes, reporting the first bad byte's data offset.
 #[inline]
 pub(crate) fn utf8(bytes: &[u8], at: usize) -> Result<&str> {
-    std::str::from_utf8(bytes)
+    crate::read::utf8(bytes)
         .map_err(|err| Error::at(ErrorKind::InvalidUtf8, (at + err.valid_up_to()) as u64))
 }
 
