@@ -11,7 +11,7 @@ use crate::varint;
 
 /// Where a cursor's slice starts in the whole input: `u64` for a piece of a larger input, `()`
 /// (zero, and no bytes in the cursor) for a cursor over the whole input, so that hot decoders
-/// keep a three-word cursor in registers.
+/// keep a four-word cursor (two slices) in registers.
 pub(crate) trait Base: Copy {
     /// The absolute offset of the slice's first byte.
     fn get(self) -> u64;
@@ -36,8 +36,10 @@ impl Base for u64 {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Cursor<'a, B = u64> {
     buf: &'a [u8],
-    /// Within `buf`; never past its end.
-    pos: usize,
+    /// The bytes of `buf` not read yet, always a suffix of it: a read checks its length once
+    /// and moves its start, and the position is derived (`buf.len() - rest.len()`) only where
+    /// it is needed, for offsets in errors and the like.
+    rest: &'a [u8],
     /// The absolute offset of `buf[0]`, for errors.
     base: B,
 }
@@ -48,7 +50,7 @@ impl<'a> Cursor<'a, ()> {
     pub(crate) fn new(buf: &'a [u8]) -> Self {
         Cursor {
             buf,
-            pos: 0,
+            rest: buf,
             base: (),
         }
     }
@@ -60,7 +62,7 @@ impl<'a> Cursor<'a, u64> {
     pub(crate) fn at(buf: &'a [u8], pos: usize, base: u64) -> Self {
         Cursor {
             buf,
-            pos: pos.min(buf.len()),
+            rest: buf.get(pos..).unwrap_or_default(),
             base,
         }
     }
@@ -70,19 +72,19 @@ impl<'a, B: Base> Cursor<'a, B> {
     /// The position of the next unread byte within the slice.
     #[inline]
     pub(crate) fn pos(&self) -> usize {
-        self.pos
+        self.buf.len() - self.rest.len()
     }
 
     /// Moves to `pos` within the slice (at most its end).
     #[inline]
     pub(crate) fn set_pos(&mut self, pos: usize) {
-        self.pos = pos.min(self.buf.len());
+        self.rest = self.buf.get(pos..).unwrap_or_default();
     }
 
     /// The absolute offset of the next unread byte.
     #[inline]
     pub(crate) fn offset(&self) -> u64 {
-        self.base.get() + self.pos as u64
+        self.base.get() + self.pos() as u64
     }
 
     /// The whole slice, read or not.
@@ -94,20 +96,26 @@ impl<'a, B: Base> Cursor<'a, B> {
     /// The bytes not read yet.
     #[inline]
     pub(crate) fn remaining(&self) -> &'a [u8] {
-        // `pos` never exceeds `buf.len()`: every advance is checked.
-        self.buf.get(self.pos..).unwrap_or_default()
+        self.rest
     }
 
     /// Whether every byte has been read.
     #[inline]
     pub(crate) fn is_empty(&self) -> bool {
-        self.pos >= self.buf.len()
+        self.rest.is_empty()
     }
 
     /// The bytes from `start` (an earlier position) up to the current one.
     #[inline]
     pub(crate) fn since(&self, start: usize) -> &'a [u8] {
-        self.buf.get(start..self.pos).unwrap_or_default()
+        self.buf.get(start..self.pos()).unwrap_or_default()
+    }
+
+    /// A varint error found at offset 0 of the unread bytes, placed at the cursor: the offset
+    /// is worked out on the error path only.
+    #[cold]
+    fn relocate(&self, err: Error) -> Error {
+        err.with_position(Position::Byte(self.offset()))
     }
 
     /// An error of `kind` at the current offset.
@@ -137,9 +145,9 @@ impl<'a, B: Base> Cursor<'a, B> {
 
     #[inline]
     fn take_or(&mut self, len: usize, kind: ErrorKind) -> Result<&'a [u8]> {
-        match self.remaining().get(..len) {
-            Some(bytes) => {
-                self.pos += len;
+        match self.rest.split_at_checked(len) {
+            Some((bytes, rest)) => {
+                self.rest = rest;
                 Ok(bytes)
             }
             None => Err(self.error(kind)),
@@ -149,15 +157,19 @@ impl<'a, B: Base> Cursor<'a, B> {
     /// Takes the next `N` bytes as an array (the width of a primitive).
     #[inline]
     pub(crate) fn take_array<const N: usize>(&mut self) -> Result<[u8; N]> {
-        let bytes = self.peek_array::<N>()?;
-        self.pos += N;
-        Ok(bytes)
+        match self.rest.split_first_chunk::<N>() {
+            Some((bytes, rest)) => {
+                self.rest = rest;
+                Ok(*bytes)
+            }
+            None => Err(self.error(ErrorKind::UnexpectedEnd)),
+        }
     }
 
     /// Looks at the next `N` bytes without taking them.
     #[inline]
     pub(crate) fn peek_array<const N: usize>(&self) -> Result<[u8; N]> {
-        match self.remaining().first_chunk::<N>() {
+        match self.rest.first_chunk::<N>() {
             Some(bytes) => Ok(*bytes),
             None => Err(self.error(ErrorKind::UnexpectedEnd)),
         }
@@ -180,9 +192,13 @@ impl<'a, B: Base> Cursor<'a, B> {
     /// Takes a minimal LEB128 `u64` (see [`varint`]).
     #[inline]
     pub(crate) fn varint(&mut self) -> Result<u64> {
-        let (value, len) = varint::decode_u64(self.remaining(), self.offset())?;
-        self.pos += len;
-        Ok(value)
+        match varint::decode_u64(self.rest, 0) {
+            Ok((value, len)) => {
+                self.rest = self.rest.get(len..).unwrap_or_default();
+                Ok(value)
+            }
+            Err(err) => Err(self.relocate(err)),
+        }
     }
 
     /// Takes a LEB128 length prefix and the bytes it announces.

@@ -461,10 +461,14 @@ impl<'de> de::SeqAccess<'de> for Elements<'_, 'de> {
 
     #[inline]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        let Some((before, value)) = self.de.next_item(&mut self.left, seed)? else {
+        if self.left == 0 {
             return Ok(None);
-        };
-        if self.de.offset() == before {
+        }
+        self.left -= 1;
+        // Compared by the bytes left rather than the offset, which the cursor derives.
+        let before = self.de.reader.remaining().len();
+        let value = seed.deserialize(&mut *self.de)?;
+        if self.de.reader.remaining().len() == before {
             match self.de.zero_sized_left.checked_sub(1) {
                 Some(left) => self.de.zero_sized_left = left,
                 None => return Err(zero_sized_at(self.de.zero_sized_limit, self.at)),
