@@ -212,6 +212,10 @@
 //! 0.25-0.29 ms and bincode's 0.25-0.31 ms; with the default 16, 1.02-1.05 ms against
 //! 0.40 ms. The setting helps the peers as much.)
 //!
+//! Each read checks the bytes left once: the cursor keeps the unread bytes as a slice and
+//! derives the position only for error offsets (125k triangles: 139 -> 121 instructions a
+//! triangle; log records -3%, 1M `f64` -4%, callgrind).
+//!
 //! A string's bytes are checked as UTF-8 with one pass for all-ASCII bytes first, which most
 //! short strings are (log records, 10k, old and new builds alternated, three runs: 2.38-2.47
 //! -> 2.23-2.35 ms a read, against the fastest peer in the same run 0.88-1.09x -> 1.04-1.13x).
