@@ -196,7 +196,7 @@ impl Serialize for Array {
 /// The name under which typed data asks for packed fields: a tuple struct, so that the
 /// deserializer counts every level of a type (and of nested `array[Any]`) against its depth
 /// limit; the bytes are those of a tuple.
-const DIMENSION: &str = "dynd::Fields";
+pub(super) const DIMENSION: &str = "dynd::Fields";
 
 /// Refuses a type whose string would not parse back: nested deeper than the depth limit.
 pub(crate) fn check_type_nesting(ty: &Type) -> Result<()> {

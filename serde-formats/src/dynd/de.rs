@@ -4,6 +4,7 @@ use std::any::type_name;
 
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 
+use super::array::DIMENSION;
 use super::option::{OptionKind, Sentinel};
 use super::ser::{is_nan, sentinel_bytes};
 use super::{zero_sized_exceeded, DEFAULT_DEPTH_LIMIT, DEFAULT_ZERO_SIZED_LIMIT};
@@ -110,50 +111,35 @@ impl<'de> Deserializer<'de> {
         self.locate(limits::too_deep(Nesting::Value, self.depth.limit()))
     }
 
-    /// The fields of a struct or tuple struct: packed like a tuple, counted against the depth.
+    /// The fields of a struct, tuple struct or variant: packed like a tuple, counted against
+    /// the depth.
+    ///
+    /// Unlike a sequence's elements they are read in place, with no copy of the deserializer:
+    /// a small struct is read once per element of a sequence, and copying the state in and out
+    /// for it cost more than the stores it saves (mesh deserialize 9.65M -> 9.40M instructions).
     #[inline]
     fn counted_fields<V: Visitor<'de>>(&mut self, len: usize, visitor: V) -> Result<V::Value> {
-        let at = self.offset();
         self.enter()?;
-        let result = self.fields(len, at, visitor);
+        let result = visitor.visit_seq(Fields {
+            de: self,
+            left: len,
+        });
         self.leave();
         result
     }
 
-    /// Visits the `len` fields of a struct or tuple struct (`at`: where the first one starts),
-    /// read in place.
-    ///
-    /// Unlike [`elements`](Self::elements) they take no copy of the deserializer: a small
-    /// struct is read once per element of a sequence, and copying the state in and out for it
-    /// cost more than the stores it saves (mesh deserialize 9.65M -> 9.40M instructions).
+    /// Runs `read` on a copy of the deserializer that lives in this (inlined) frame, then takes
+    /// its position and budget back: the compiler can keep the position in registers across an
+    /// element loop instead of storing and reloading the caller's for every element.
     #[inline]
-    fn fields<V: Visitor<'de>>(&mut self, len: usize, at: usize, visitor: V) -> Result<V::Value> {
-        visitor.visit_seq(Elements {
-            de: self,
-            left: len,
-            at,
-        })
-    }
-
-    /// Visits the `len` elements of a sequence, tuple or array, packed one after the other
-    /// (`at`: where their count, or the first element, starts).
-    ///
-    /// They are read through a copy of the deserializer that lives in this (inlined) frame, so
-    /// the compiler can keep the position in registers across the element loop instead of
-    /// storing and reloading the caller's for every element.
-    #[inline]
-    fn elements<V: Visitor<'de>>(&mut self, len: usize, at: usize, visitor: V) -> Result<V::Value> {
+    fn in_local<R>(&mut self, read: impl FnOnce(&mut Deserializer<'de>) -> R) -> R {
         let mut local = Deserializer {
             reader: self.reader,
             depth: self.depth,
             zero_sized_left: self.zero_sized_left,
             zero_sized_limit: self.zero_sized_limit,
         };
-        let result = visitor.visit_seq(Elements {
-            de: &mut local,
-            left: len,
-            at,
-        });
+        let result = read(&mut local);
         self.reader = local.reader;
         self.zero_sized_left = local.zero_sized_left;
         result
@@ -274,23 +260,6 @@ impl<'de> Deserializer<'de> {
         self.leave();
         Ok(value)
     }
-
-    /// The next of a container's `left` items: the offset it starts at and its value, `None`
-    /// once none is left.
-    #[inline]
-    fn next_item<T: DeserializeSeed<'de>>(
-        &mut self,
-        left: &mut usize,
-        seed: T,
-    ) -> Result<Option<(usize, T::Value)>> {
-        if *left == 0 {
-            return Ok(None);
-        }
-        *left -= 1;
-        let start = self.offset();
-        let value = seed.deserialize(&mut *self)?;
-        Ok(Some((start, value)))
-    }
 }
 
 macro_rules! fixed_width {
@@ -385,7 +354,13 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.enter()?;
         let (count, at) = self.count()?;
-        let value = self.elements(count, at, visitor)?;
+        let value = self.in_local(|de| {
+            visitor.visit_seq(Elements {
+                de,
+                left: count,
+                at,
+            })
+        })?;
         self.leave();
         Ok(value)
     }
@@ -396,8 +371,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         // recursive without a named struct, enum, sequence, map or option, which are counted.
         // Keeping them light lets `[f32; 3]` and the like inline into their callers. Their
         // elements are read through a local copy (mesh deserialize 9.40M -> 8.70M instructions).
-        let at = self.offset();
-        self.elements(len, at, visitor)
+        self.in_local(|de| visitor.visit_seq(Fields { de, left: len }))
     }
 
     #[inline]
@@ -426,7 +400,16 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             None => visitor.visit_newtype_struct(self),
         };
         #[inline]
-        fn deserialize_tuple_struct(self, _name, len, visitor) => self.counted_fields(len, visitor);
+        fn deserialize_tuple_struct(self, name, len, visitor) => if name == DIMENSION {
+            // A dimension of an `Array` value: its length came from the input's type string.
+            self.enter()?;
+            let at = self.offset();
+            let value = self.in_local(|de| visitor.visit_seq(Elements { de, left: len, at }))?;
+            self.leave();
+            Ok(value)
+        } else {
+            self.counted_fields(len, visitor)
+        };
         #[inline]
         fn deserialize_struct(self, _name, fields, visitor) =>
             self.counted_fields(fields.len(), visitor);
@@ -448,7 +431,8 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 }
 
-/// Elements of a sequence, tuple or struct.
+/// Elements of a sequence: their count was read from the input, so each one that took no
+/// bytes is counted against the zero-sized budget.
 struct Elements<'a, 'de> {
     de: &'a mut Deserializer<'de>,
     left: usize,
@@ -483,6 +467,31 @@ impl<'de> de::SeqAccess<'de> for Elements<'_, 'de> {
     }
 }
 
+/// Fields of a struct, tuple struct or variant, and elements of a tuple or array: as many as
+/// the type has, so none is counted against the zero-sized budget (the work they cause is
+/// bounded by the type, and the sequence they sit in counts its own elements).
+struct Fields<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+    left: usize,
+}
+
+impl<'de> de::SeqAccess<'de> for Fields<'_, 'de> {
+    type Error = Error;
+
+    #[inline]
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left)
+    }
+}
+
 /// The zero-sized budget error for the sequence starting at `at`: out of line, so that the
 /// element loop stays small enough to inline.
 #[cold]
@@ -503,9 +512,12 @@ impl<'de> de::MapAccess<'de> for Entries<'_, 'de> {
 
     #[inline]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        let Some((start, key)) = self.de.next_item(&mut self.left, seed)? else {
+        if self.left == 0 {
             return Ok(None);
-        };
+        }
+        self.left -= 1;
+        let start = self.de.offset();
+        let key = seed.deserialize(&mut *self.de)?;
         let key_bytes = self.de.reader.since(start);
         if let Some(previous) = self.previous_key {
             if key_bytes <= previous {

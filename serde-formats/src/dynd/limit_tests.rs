@@ -92,15 +92,86 @@ fn a_configured_budget_binds_writer_and_reader_alike() {
     assert_eq!(err.kind(), ErrorKind::ZeroSizedLimitExceeded);
     assert!(err.to_string().contains("limit 9"), "{err}");
 
-    // A longer input may hold one zero-sized element per byte whatever the limit: 20 records
-    // of a byte and a unit are 21 bytes with 20 units.
-    let rows: Vec<(u8, ())> = (0..20).map(|i| (i, ())).collect();
+    // A longer input may hold one zero-sized element per byte whatever the limit: 20 lists
+    // of one unit are 21 bytes (the outer count, then a count each) with 20 units.
+    let lists = vec![vec![()]; 20];
     let mut ser = Serializer::new(Vec::new()).with_zero_sized_limit(0);
-    ser.serialize_value(&rows).unwrap();
+    ser.serialize_value(&lists).unwrap();
     let bytes = ser.into_inner();
     assert_eq!(bytes.len(), 21);
     let mut de = Deserializer::from_bytes(&bytes).with_zero_sized_limit(0);
-    assert_eq!(Vec::<(u8, ())>::deserialize(&mut de).unwrap(), rows);
+    assert_eq!(Vec::<Vec<()>>::deserialize(&mut de).unwrap(), lists);
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct Units((), ());
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct Nothing {
+    a: (),
+    b: ((), [(); 3]),
+    c: Units,
+}
+
+#[test]
+fn only_a_sequences_elements_count_not_fields_or_tuple_members() {
+    // Ten records that take no bytes, with seven units inside each: the ten elements count
+    // (their number came from the input), the fields and tuple members do not (the type
+    // fixes how many there are). Writer and reader agree at the edge.
+    let nothing = Nothing {
+        a: (),
+        b: ((), [(); 3]),
+        c: Units((), ()),
+    };
+    let value = vec![nothing; 10];
+    let mut ser = Serializer::new(Vec::new()).with_zero_sized_limit(10);
+    ser.serialize_value(&value).unwrap();
+    let bytes = ser.into_inner();
+    assert_eq!(bytes, [10]);
+    let mut de = Deserializer::from_bytes(&bytes).with_zero_sized_limit(10);
+    assert_eq!(Vec::<Nothing>::deserialize(&mut de).unwrap(), value);
+
+    let mut ser = Serializer::new(Vec::new()).with_zero_sized_limit(9);
+    let err = ser.serialize_value(&value).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::ZeroSizedLimitExceeded);
+    let mut de = Deserializer::from_bytes(&bytes).with_zero_sized_limit(9);
+    let err = Vec::<Nothing>::deserialize(&mut de).unwrap_err();
+    assert_eq!(
+        (err.kind(), err.offset()),
+        (ErrorKind::ZeroSizedLimitExceeded, Some(0))
+    );
+
+    // A record that is only fields takes no budget at all, however many units it holds.
+    let mut ser = Serializer::new(Vec::new()).with_zero_sized_limit(0);
+    ser.serialize_value(&value[0]).unwrap();
+    assert!(ser.into_inner().is_empty());
+    let mut de = Deserializer::from_bytes(&[]).with_zero_sized_limit(0);
+    assert_eq!(Nothing::deserialize(&mut de).unwrap(), value[0]);
+}
+
+#[test]
+fn the_dimensions_of_an_array_value_count_their_elements() {
+    // A fixed dimension's length is read from the input's type string, so its elements count
+    // as a sequence's do: `1000 * void` (12 bytes) needs a budget of 1000 on both sides.
+    let bytes = b"\x0b1000 * void".to_vec();
+    let array = from_array_bytes(&bytes).unwrap();
+    assert_eq!(to_bytes(&array).unwrap(), bytes);
+    for (limit, ok) in [(1000, true), (999, false)] {
+        let mut de = Deserializer::from_bytes(&bytes).with_zero_sized_limit(limit);
+        let read = super::array::read_array(&mut de);
+        let mut ser = Serializer::new(Vec::new()).with_zero_sized_limit(limit);
+        let written = ser.serialize_value(&array);
+        if ok {
+            assert_eq!(read.unwrap(), array);
+            written.unwrap();
+        } else {
+            assert_eq!(read.unwrap_err().kind(), ErrorKind::ZeroSizedLimitExceeded);
+            assert_eq!(
+                written.unwrap_err().kind(),
+                ErrorKind::ZeroSizedLimitExceeded
+            );
+        }
+    }
 }
 
 #[test]

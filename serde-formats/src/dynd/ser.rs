@@ -4,6 +4,7 @@ use std::any::type_name;
 
 use serde::ser::{self, Serialize};
 
+use super::array::DIMENSION;
 use super::option::{is_scalar, no_type_name, OptionKind, Sentinel, TypeName};
 use super::ser_compound::{Compound, MapCompound, SeqCompound};
 use super::{zero_sized_exceeded, DEFAULT_DEPTH_LIMIT, DEFAULT_ZERO_SIZED_LIMIT};
@@ -114,16 +115,28 @@ impl<O: Output> Serializer<O> {
         self.written.wrapping_add(self.out.position().unwrap_or(0))
     }
 
-    /// Serializes one element of a sequence, tuple or struct, counting it against the
-    /// zero-sized budget when it took no bytes. The budget is checked against the bytes
-    /// written so far, never more than the final length the deserializer sees, so whatever
-    /// passes here passes there.
+    /// Serializes one field of a struct or variant, or element of a tuple: as many as the type
+    /// has, so not counted against the zero-sized budget (the deserializer does not count them
+    /// either).
     #[inline(always)]
-    pub(super) fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+    pub(super) fn field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         // A scalar always takes bytes and never writes a missing value: no type to remember
         // (`serialize_none` is reached only through a value that is not a scalar, which records
-        // its own), nothing to count. For a `Vec` sink the mark is its length, which stays in a
-        // register: other values of fixed size make the check below fold away.
+        // its own).
+        if is_scalar::<T>() {
+            return value.serialize(self);
+        }
+        self.serialize_value(value)
+    }
+
+    /// Serializes one element of a sequence, counting it against the zero-sized budget when
+    /// it took no bytes. The budget is checked against the bytes written so far, never more
+    /// than the final length the deserializer sees, so whatever passes here passes there.
+    #[inline(always)]
+    pub(super) fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        // A scalar: as in `field`, and it is never zero-sized, so nothing to count. For a
+        // `Vec` sink the mark is its length, which stays in a register: other values of fixed
+        // size make the check below fold away.
         if is_scalar::<T>() {
             return value.serialize(self);
         }
@@ -336,6 +349,7 @@ impl<O: Output> Serializer<O> {
         Ok(Compound {
             ser: self,
             levels: 1,
+            counted: false,
         })
     }
 
@@ -351,6 +365,7 @@ impl<O: Output> Serializer<O> {
         Ok(Compound {
             ser: self,
             levels: 2,
+            counted: false,
         })
     }
 }
@@ -514,11 +529,16 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
         Ok(Compound {
             ser: self,
             levels: 0,
+            counted: false,
         })
     }
     #[inline]
-    fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a, O>> {
-        self.fields()
+    fn serialize_tuple_struct(self, name: &'static str, _len: usize) -> Result<Compound<'a, O>> {
+        let mut compound = self.fields()?;
+        // A dimension of an `Array` value: its length comes from the type, which the reader
+        // takes from the input, so its elements count as a sequence's do.
+        compound.counted = name == DIMENSION;
+        Ok(compound)
     }
     #[inline]
     fn serialize_map(self, _len: Option<usize>) -> Result<MapCompound<'a, O>> {
