@@ -118,11 +118,12 @@ impl<'de> Deserializer<'de> {
     /// a small struct is read once per element of a sequence, and copying the state in and out
     /// for it cost more than the stores it saves (mesh deserialize 9.65M -> 9.40M instructions).
     #[inline]
-    fn counted_fields<V: Visitor<'de>>(&mut self, len: usize, visitor: V) -> Result<V::Value> {
+    fn struct_fields<V: Visitor<'de>>(&mut self, len: usize, visitor: V) -> Result<V::Value> {
         self.enter()?;
         let result = visitor.visit_seq(Fields {
             de: self,
             left: len,
+            at: 0,
         });
         self.leave();
         result
@@ -355,7 +356,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         self.enter()?;
         let (count, at) = self.count()?;
         let value = self.in_local(|de| {
-            visitor.visit_seq(Elements {
+            visitor.visit_seq(Counted {
                 de,
                 left: count,
                 at,
@@ -371,7 +372,13 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         // recursive without a named struct, enum, sequence, map or option, which are counted.
         // Keeping them light lets `[f32; 3]` and the like inline into their callers. Their
         // elements are read through a local copy (mesh deserialize 9.40M -> 8.70M instructions).
-        self.in_local(|de| visitor.visit_seq(Fields { de, left: len }))
+        self.in_local(|de| {
+            visitor.visit_seq(Fields {
+                de,
+                left: len,
+                at: 0,
+            })
+        })
     }
 
     #[inline]
@@ -404,15 +411,15 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             // A dimension of an `Array` value: its length came from the input's type string.
             self.enter()?;
             let at = self.offset();
-            let value = self.in_local(|de| visitor.visit_seq(Elements { de, left: len, at }))?;
+            let value = self.in_local(|de| visitor.visit_seq(Counted { de, left: len, at }))?;
             self.leave();
             Ok(value)
         } else {
-            self.counted_fields(len, visitor)
+            self.struct_fields(len, visitor)
         };
         #[inline]
         fn deserialize_struct(self, _name, fields, visitor) =>
-            self.counted_fields(fields.len(), visitor);
+            self.struct_fields(fields.len(), visitor);
         fn deserialize_enum(self, _name, _variants, visitor) => {
             self.enter()?;
             let value = visitor.visit_enum(Variant { de: &mut *self })?;
@@ -431,16 +438,24 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 }
 
-/// Elements of a sequence: their count was read from the input, so each one that took no
-/// bytes is counted against the zero-sized budget.
-struct Elements<'a, 'de> {
+/// Elements of a sequence, tuple or struct. `COUNTED`: their number came from the input (a
+/// sequence's count, an `Array` dimension), so each one that took no bytes is counted against
+/// the zero-sized budget. The fields of a struct or variant and the members of a tuple or
+/// array are as many as the type has and are not counted: the work they cause is bounded by
+/// the type, and the sequence they sit in counts its own elements.
+struct Elements<'a, 'de, const COUNTED: bool> {
     de: &'a mut Deserializer<'de>,
     left: usize,
-    /// Where the sequence starts, for the zero-sized element budget.
+    /// Where the elements start, for the zero-sized budget's error.
     at: usize,
 }
 
-impl<'de> de::SeqAccess<'de> for Elements<'_, 'de> {
+/// The fields of a struct or variant, or the members of a tuple or array.
+type Fields<'a, 'de> = Elements<'a, 'de, false>;
+/// The elements of a sequence or of an `Array` dimension.
+type Counted<'a, 'de> = Elements<'a, 'de, true>;
+
+impl<'de, const COUNTED: bool> de::SeqAccess<'de> for Elements<'_, 'de, COUNTED> {
     type Error = Error;
 
     #[inline]
@@ -449,6 +464,9 @@ impl<'de> de::SeqAccess<'de> for Elements<'_, 'de> {
             return Ok(None);
         }
         self.left -= 1;
+        if !COUNTED {
+            return seed.deserialize(&mut *self.de).map(Some);
+        }
         // Compared by the bytes left rather than the offset, which the cursor derives.
         let before = self.de.reader.remaining().len();
         let value = seed.deserialize(&mut *self.de)?;
@@ -464,31 +482,6 @@ impl<'de> de::SeqAccess<'de> for Elements<'_, 'de> {
     fn size_hint(&self) -> Option<usize> {
         // Never trust a count from the input for preallocation beyond what the bytes can hold.
         Some(self.left.min(self.de.remaining().len()))
-    }
-}
-
-/// Fields of a struct, tuple struct or variant, and elements of a tuple or array: as many as
-/// the type has, so none is counted against the zero-sized budget (the work they cause is
-/// bounded by the type, and the sequence they sit in counts its own elements).
-struct Fields<'a, 'de> {
-    de: &'a mut Deserializer<'de>,
-    left: usize,
-}
-
-impl<'de> de::SeqAccess<'de> for Fields<'_, 'de> {
-    type Error = Error;
-
-    #[inline]
-    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        if self.left == 0 {
-            return Ok(None);
-        }
-        self.left -= 1;
-        seed.deserialize(&mut *self.de).map(Some)
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        Some(self.left)
     }
 }
 
@@ -573,11 +566,11 @@ impl<'de> de::VariantAccess<'de> for Variant<'_, 'de> {
     }
 
     fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
-        self.de.counted_fields(len, visitor)
+        self.de.struct_fields(len, visitor)
     }
 
     deserializer_methods! {
-        fn struct_variant(self, fields, visitor) => self.de.counted_fields(fields.len(), visitor);
+        fn struct_variant(self, fields, visitor) => self.de.struct_fields(fields.len(), visitor);
     }
 }
 
