@@ -206,6 +206,23 @@ pub(crate) fn check_type_nesting(ty: &Type) -> Result<()> {
     Ok(())
 }
 
+/// Whether data of type `ty` may hold elements that take no bytes, which [`TypedSeed`]
+/// counts against the zero-sized budget: `void`, empty tuples and structs, `bytes[0]`, `0 * T`,
+/// anything containing one, and a nested `array[Any]` (its type is known only from its data).
+pub(crate) fn may_hold_zero_sized(ty: &Type) -> bool {
+    match ty {
+        Type::Void | Type::Array(_) | Type::Any => true,
+        Type::FixedBytes(len) => *len == 0,
+        Type::Fixed(len, inner) => *len == 0 || may_hold_zero_sized(inner),
+        Type::Var(inner) | Type::Option(inner) | Type::Pointer(inner) => may_hold_zero_sized(inner),
+        Type::Tuple(types) => types.is_empty() || types.iter().any(may_hold_zero_sized),
+        Type::Struct(fields) => {
+            fields.is_empty() || fields.iter().any(|(_, ty)| may_hold_zero_sized(ty))
+        }
+        _ => false,
+    }
+}
+
 /// How many levels the deserializer counts against its depth limit reading data of `ty` as
 /// [`TypedSeed`] does (a nested `array[Any]` counts one here; its own type adds more).
 pub(crate) fn data_depth(ty: &Type) -> usize {

@@ -156,7 +156,9 @@
 //! counted elements and its length in bytes: so `vec![(); 1_000_000]` is fine, and a tiny
 //! input stops after about a million elements (a few milliseconds; at most that many
 //! [`Value::Void`]s in memory). The serializer counts the same way and refuses, with the same
-//! error, what the deserializer would refuse: `ZeroSizedLimitExceeded`, naming the limit.
+//! error, what the deserializer would refuse: `ZeroSizedLimitExceeded`, naming the limit
+//! ([`to_array_bytes`], whose output is read through its type, reads it back to check when
+//! the type holds anything that takes no bytes).
 //! Both take `with_zero_sized_limit` to change it ([`Serializer::with_zero_sized_limit`],
 //! [`Deserializer::with_zero_sized_limit`]).
 //!
@@ -412,7 +414,9 @@ pub fn digest<T: ?Sized + Serialize>(value: &T) -> Result<[u8; 32]> {
 /// ```
 ///
 /// # Errors
-/// As [`infer_type`] and [`to_bytes`].
+/// As [`infer_type`] and [`to_bytes`]; also `ZeroSizedLimitExceeded` when [`from_array_bytes`]
+/// would count more elements that take no bytes than its budget allows (it counts the fields
+/// and members of the datashape too, see "Limits"; such values are read back to check).
 pub fn to_array_bytes<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
     let ty = infer_type(value)?;
     // The reader counts levels by the type, which may differ from the Rust value's own
@@ -427,7 +431,22 @@ pub fn to_array_bytes<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
     let mut ser = Serializer::new(Vec::new());
     ser.serialize_value(&ty.to_string())?;
     ser.serialize_value(value)?;
-    Ok(ser.into_inner())
+    let bytes = ser.into_inner();
+    // Read through its type, a value's struct fields and tuple members count against the
+    // zero-sized budget (the type string is input), where the Rust value's serializer counts
+    // only sequence elements (see "Limits"): when the type may hold any, read the bytes back,
+    // so that what this writes `from_array_bytes` reads.
+    if array::may_hold_zero_sized(&ty) {
+        if let Err(err) = from_array_bytes(&bytes) {
+            return Err(match err.kind() {
+                crate::ErrorKind::ZeroSizedLimitExceeded => {
+                    zero_sized_exceeded(DEFAULT_ZERO_SIZED_LIMIT)
+                }
+                _ => err,
+            });
+        }
+    }
+    Ok(bytes)
 }
 
 /// Reads a self-describing `array[Any]` without a Rust type: the type string, then the data it
