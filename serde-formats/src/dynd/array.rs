@@ -195,7 +195,9 @@ impl Serialize for Array {
 
 /// The name under which typed data asks for packed fields: a tuple struct, so that the
 /// deserializer counts every level of a type (and of nested `array[Any]`) against its depth
-/// limit; the bytes are those of a tuple.
+/// limit, and, by this name, every element that takes no bytes against the zero-sized budget
+/// (writer and reader alike; the datashape comes from the input); the bytes are those of a
+/// tuple.
 pub(super) const DIMENSION: &str = "dynd::Fields";
 
 /// Refuses a type whose string would not parse back: nested deeper than the depth limit.
