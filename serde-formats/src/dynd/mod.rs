@@ -236,6 +236,9 @@
 //! read unchanged within the noise (0.22 and 0.85-0.89 ms). The triangle is still handed back
 //! through memory by an out-of-line `[T; 3]::deserialize` (see above): the same harness read
 //! the mesh in 0.15 ms when built with `codegen-units = 1`, postcard in 0.12 ms.
+//! A tuple or array field is written without remembering its type for options (its members
+//! remember their own), 4 stores a triangle fewer: mesh write 0.206-0.209 -> 0.195 ms (two
+//! runs, alternated; postcard 0.154-0.159, borsh 0.185-0.190).
 
 /// Calls `$callback!` with the primitives that have a missing-value sentinel, each as
 /// `Variant: rust_type` (the variant of both [`Type`] and [`Value`]): their matches need each

@@ -231,4 +231,30 @@ mod tests {
         );
         assert_eq!(OptionKind::of_option(type_name::<Vec<Option<i8>>>()), None);
     }
+
+    #[test]
+    fn options_inside_tuples_and_arrays_keep_their_own_encoding() {
+        // Tuples and arrays are written without remembering their own type: each member
+        // records its own, so a `None` inside still gets its payload's sentinel or tag (the
+        // expected bytes are the table in the module docs).
+        let bytes = crate::dynd::to_bytes(&(Some(1i8), None::<i8>)).unwrap();
+        assert_eq!(bytes, [0x01, 0x80]);
+        let bytes = crate::dynd::to_bytes(&[None::<u16>, Some(7)]).unwrap();
+        assert_eq!(bytes, [0xff, 0xff, 0x07, 0x00]);
+        let bytes = crate::dynd::to_bytes(&((None::<String>,), [[None::<f64>]])).unwrap();
+        assert_eq!(
+            bytes,
+            [0x00, 0xa2, 0x07, 0x00, 0x00, 0x00, 0x00, 0xf0, 0x7f]
+        );
+        let bytes = crate::dynd::to_bytes(&vec![(None::<bool>, [Some(true)])]).unwrap();
+        assert_eq!(bytes, [0x01, 0x02, 0x01]);
+        // A `None` handed over directly, with no type, stays an encode error.
+        struct Bare;
+        impl serde::Serialize for Bare {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_none()
+            }
+        }
+        assert!(crate::dynd::to_bytes(&(Bare,)).is_err());
+    }
 }

@@ -126,6 +126,14 @@ impl<O: Output> Serializer<O> {
         if is_scalar::<T>() {
             return value.serialize(self);
         }
+        // Tuples and arrays never call `serialize_none` themselves (their members record their
+        // own type): no type to remember.
+        if matches!(
+            crate::hint::element_type_name::<T>().as_bytes().first(),
+            Some(b'(' | b'[')
+        ) {
+            return value.serialize(self);
+        }
         self.serialize_value(value)
     }
 
