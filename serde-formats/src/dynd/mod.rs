@@ -261,6 +261,8 @@ mod limit_tests;
 mod option;
 mod ser;
 mod ser_compound;
+#[cfg(test)]
+mod ser_tests;
 mod value;
 mod write;
 
