@@ -374,9 +374,9 @@ fn a_sequence_of_primitives_counts_one_level() {
 
 #[test]
 fn to_array_bytes_refuses_what_from_array_bytes_would_refuse() {
-    // Read back through the type (`var * 2 * void`), both members of a pair count too: 300 000 pairs are
-    // 900 000 zero-sized elements, 400 000 are 1 200 000, past the budget of 2^20; the
-    // serializer of Rust values counts only the pairs.
+    // Read back through the type (`var * 2 * void`), both members of a pair count too:
+    // 300 000 pairs are 900 000 zero-sized elements, 400 000 are 1 200 000, past the budget
+    // of 2^20; the serializer of Rust values counts only the pairs.
     let fits = vec![((), ()); 300_000];
     let bytes = to_array_bytes(&fits).unwrap();
     let array = from_array_bytes(&bytes).unwrap();

@@ -440,7 +440,8 @@ pub fn to_array_bytes<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
     // Read through its type, a value's struct fields and tuple members count against the
     // zero-sized budget (the type string is input), where the Rust value's serializer counts
     // only sequence elements (see "Limits"): when the type may hold any, read the bytes back,
-    // so that what this writes `from_array_bytes` reads.
+    // so that what this writes `from_array_bytes` reads. Any other error there would be a
+    // writer bug; it is returned as it is rather than bytes that cannot be read.
     if array::may_hold_zero_sized(&ty) {
         if let Err(err) = from_array_bytes(&bytes) {
             return Err(match err.kind() {

@@ -255,6 +255,7 @@ mod tests {
                 s.serialize_none()
             }
         }
-        assert!(crate::dynd::to_bytes(&(Bare,)).is_err());
+        let err = crate::dynd::to_bytes(&(Bare,)).unwrap_err();
+        assert_eq!(err.kind(), crate::ErrorKind::Unsupported, "{err}");
     }
 }

@@ -117,7 +117,8 @@ impl<O: Output> Serializer<O> {
 
     /// Serializes one field of a struct or variant, or element of a tuple: as many as the type
     /// has, so not counted against the zero-sized budget (the deserializer does not count them
-    /// either).
+    /// either). Its type is remembered for `serialize_none` unless it is a scalar (never a
+    /// missing value) or a tuple or array (whose members remember their own).
     #[inline(always)]
     pub(super) fn field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         if is_scalar::<T>() || is_tuple_or_array::<T>() {
