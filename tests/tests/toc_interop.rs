@@ -87,6 +87,43 @@ fn typed<T: Serialize>(value: &T) -> Value {
     rmp_serde::from_slice(&rmp_serde::to_vec_named(value).unwrap()).unwrap()
 }
 
+/// Lists of floats as a program holds them (not `Value`s); `narrow` holds `f32`s.
+#[derive(Serialize)]
+struct FloatLists<N> {
+    first: Vec<f64>,
+    one: Vec<f64>,
+    empty: Vec<f64>,
+    narrow: Vec<N>,
+    nested: Vec<Vec<f64>>,
+    last: [f64; 2],
+}
+
+fn float_lists(rng: &mut Rng) -> FloatLists<f32> {
+    let mut list = |n: usize| -> Vec<f64> { (0..n).map(|_| rng.unit() * 2e6 - 1e6).collect() };
+    FloatLists {
+        first: list(3000),
+        one: list(1),
+        empty: list(0),
+        narrow: list(1000).into_iter().map(|x| x as f32).collect(),
+        nested: vec![list(5), list(2000), list(70)],
+        last: [0.5, -0.0],
+    }
+}
+
+impl FloatLists<f32> {
+    /// The same lists with `narrow` widened, as msglc (and the writer) write every float.
+    fn widened(&self) -> FloatLists<f64> {
+        FloatLists {
+            first: self.first.clone(),
+            one: self.one.clone(),
+            empty: self.empty.clone(),
+            narrow: self.narrow.iter().copied().map(f64::from).collect(),
+            nested: self.nested.clone(),
+            last: self.last,
+        }
+    }
+}
+
 fn cases() -> Vec<Case> {
     let mut rng = Rng(0x9e3779b97f4a7c15);
     let mut cases = Vec::new();
@@ -406,6 +443,19 @@ fn write_case(
 ) -> serde_json::Value {
     let file = format!("{name}.toc");
     toc::write_file_with(dir.join(&file), value, config).unwrap();
+    manifest_entry(dir, name, &file, value, config, paths)
+}
+
+/// The manifest entry of our file `file` holding `value`, with the files of what msglc must
+/// read from it.
+fn manifest_entry(
+    dir: &FsPath,
+    name: &str,
+    file: &str,
+    value: &Value,
+    config: &Config,
+    paths: &[Vec<Segment>],
+) -> serde_json::Value {
     let plain = format!("{name}.plain");
     std::fs::write(dir.join(&plain), rmp_serde::to_vec(value).unwrap()).unwrap();
     let mut expected = Vec::new();
@@ -458,6 +508,38 @@ fn msglc_reads_our_files_and_writes_the_same_bytes() {
             let got: Value = reader.get(Path::from_segments(path.clone())).unwrap();
             assert_eq!(&got, value_at(&case.value, path), "{} {path:?}", case.name);
         }
+    }
+
+    // Lists of `f64` and `f32` written to memory take the writer's float-run path (a streamed
+    // list's blocks worked out from its length); the `Value` cases above never do.
+    for (name, block_size, trivial_size) in [
+        ("float_lists_default", 8192, 20),
+        ("float_lists_t100", 100, 20),
+        ("float_lists_t64_s9", 64, 9),
+    ] {
+        let config = Config::new()
+            .block_size(block_size)
+            .trivial_size(trivial_size);
+        let lists = float_lists(&mut Rng(0x5eed ^ block_size));
+        let bytes = toc::to_bytes_with(&lists, &config).unwrap();
+        let file = format!("{name}.toc");
+        std::fs::write(dir.path().join(&file), &bytes).unwrap();
+        let value = typed(&lists.widened());
+        assert!(toc::from_bytes::<Value>(&bytes).unwrap() == value, "{name}");
+        let paths = [
+            vec![key("first"), idx(2999)],
+            vec![key("narrow"), idx(400)],
+            vec![key("nested"), idx(1), idx(3)],
+            vec![key("last"), idx(0)],
+        ];
+        manifest.push(manifest_entry(
+            dir.path(),
+            name,
+            &file,
+            &value,
+            &config,
+            &paths,
+        ));
     }
 
     // Combined files: a dict of two files, and a list whose first element is that dict.

@@ -93,6 +93,16 @@ impl<O: Sink> Data<O> {
         bytes.get(at(from)?..at(to)?)
     }
 
+    /// Hints that about `additional` more bytes will follow.
+    #[inline]
+    pub(super) fn reserve(&mut self, additional: usize) {
+        if self.active_spills == 0 {
+            self.sink.reserve(additional);
+        } else {
+            self.spills[self.active_spills - 1].reserve(additional);
+        }
+    }
+
     /// Writes bytes that were already counted in `pos`.
     #[inline]
     pub(super) fn put_uncounted(&mut self, bytes: &[u8]) -> Result<()> {

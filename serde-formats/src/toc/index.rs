@@ -130,6 +130,32 @@ impl Stream {
         }
     }
 
+    /// `n` children of `width` bytes each followed, the first starting at `start`: the same
+    /// blocks as `n` calls of [`Stream::push`], worked out a block at a time.
+    fn push_run(
+        &mut self,
+        start: u64,
+        width: u64,
+        mut n: u64,
+        block_size: u64,
+        blocks: &mut Vec<[u64; 3]>,
+    ) {
+        let mut pos = start;
+        while n > 0 {
+            // The first of them to end at or past the limit closes the block.
+            let closing = self.limit.saturating_sub(pos).div_ceil(width).max(1);
+            if closing > n {
+                self.count += n;
+                return;
+            }
+            self.count += closing;
+            pos += closing * width;
+            n -= closing;
+            blocks.push([self.count, self.block_start, pos]);
+            *self = Stream::new(pos, block_size);
+        }
+    }
+
     /// The last child ended at `end`: pushes the last block, if it has children.
     fn finish(self, end: u64, blocks: &mut Vec<[u64; 3]>) {
         if self.count > 0 {
@@ -397,6 +423,13 @@ impl Index {
     #[inline]
     pub(super) fn stream_leaf(&mut self, end: u64) {
         self.stream.push(end, self.block_size, &mut self.blocks);
+    }
+
+    /// `n` trivial children of the streamed array, `width` bytes each, the first starting at
+    /// `start`: as `n` calls of [`Index::stream_leaf`].
+    pub(super) fn stream_run(&mut self, start: u64, width: u64, n: u64) {
+        self.stream
+            .push_run(start, width, n, self.block_size, &mut self.blocks);
     }
 
     /// Closes the streamed array opened with `open`, ending at `end`: a block list when it

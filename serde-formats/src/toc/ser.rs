@@ -21,7 +21,10 @@
 //! children, while they are all trivial values, are only counted into blocks
 //! ([`Index::stream_open`]), which is the whole TOC work of a long list of numbers. The first
 //! child that is a container or not trivial ends the streaming: the children so far are
-//! replayed into entries, once, and the array goes on as a recorded one.
+//! replayed into entries, once, and the array goes on as a recorded one. A `Vec` or slice of
+//! `f64` or `f32` (serde's `collect_seq` with an exact length) skips even the counting: every
+//! float is a 9-byte float64, so its blocks follow from the number of floats, worked out once
+//! a block after they are written (`Writer::floats`).
 
 use serde::ser::Serialize;
 
@@ -33,6 +36,7 @@ use super::encode::{self, Head};
 use super::index::{Index, Key, Open};
 use super::Config;
 
+mod floats;
 mod serializer;
 
 /// What a writer allocates as it goes, handed from one file to the next by

@@ -167,3 +167,127 @@ fn field_names_are_written_alike_in_every_container() {
         );
     }
 }
+
+/// `n` floats for list `i`, all distinct.
+fn floats(i: usize, n: usize) -> Vec<f64> {
+    (0..n).map(|j| (i * 1000 + j) as f64 / 3.0).collect()
+}
+
+/// The same lists as `Value`s, which the writer records a float at a time.
+fn float_values(lists: &[Vec<f64>]) -> Vec<Value> {
+    lists
+        .iter()
+        .map(|list| Value::Array(list.iter().copied().map(Value::F64).collect()))
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// A `Vec<f64>` or `Vec<f32>` (the float-run path, whose blocks are worked out from the
+    /// count) writes the bytes of the same floats as `Value`s, which are recorded one by one,
+    /// to memory and to a file, in a recorded array (streamed lists) and in a map (promoted
+    /// late), behind a list of `lead` strings, so that they start at every offset.
+    #[test]
+    fn float_runs_match_floats_one_by_one(
+        lens in prop::collection::vec(0usize..400, 1..5),
+        lead in 0usize..3,
+        block_size in 1u64..300,
+        trivial_size in 1u64..30,
+        narrow in any::<bool>(),
+    ) {
+        let config = Config::new().block_size(block_size).trivial_size(trivial_size);
+        let mut lists: Vec<Vec<f64>> = lens.iter().enumerate().map(|(i, &n)| floats(i, n)).collect();
+        let heads: Vec<String> = (0..lead).map(|i| "h".repeat(i * 7 + 1)).collect();
+        let narrow_lists: Vec<Vec<f32>> = lists
+            .iter()
+            .map(|list| list.iter().map(|&x| x as f32).collect())
+            .collect();
+        if narrow {
+            // msglc writes every float as float64, and so does the writer.
+            lists = narrow_lists
+                .iter()
+                .map(|list| list.iter().copied().map(f64::from).collect())
+                .collect();
+        }
+        let as_values = Value::Array(vec![
+            Value::Array(heads.iter().cloned().map(Value::Str).collect()),
+            Value::Array(float_values(&lists)),
+        ]);
+        let keyed = |i: usize| format!("k{i}");
+        let map_values = Value::Map(
+            float_values(&lists)
+                .into_iter()
+                .enumerate()
+                .map(|(i, list)| (Value::Str(keyed(i)), list))
+                .collect(),
+        );
+
+        let expected = to_bytes_with(&as_values, &config).unwrap();
+        let expected_map = to_bytes_with(&map_values, &config).unwrap();
+        let (native, native_map, file) = if narrow {
+            let map: std::collections::BTreeMap<String, &Vec<f32>> =
+                narrow_lists.iter().enumerate().map(|(i, l)| (keyed(i), l)).collect();
+            let mut file = IoCursor::new(Vec::new());
+            to_writer_with(&mut file, &(&heads, &narrow_lists), &config).unwrap();
+            (
+                to_bytes_with(&(&heads, &narrow_lists), &config).unwrap(),
+                to_bytes_with(&map, &config).unwrap(),
+                file.into_inner(),
+            )
+        } else {
+            let map: std::collections::BTreeMap<String, &Vec<f64>> =
+                lists.iter().enumerate().map(|(i, l)| (keyed(i), l)).collect();
+            let mut file = IoCursor::new(Vec::new());
+            to_writer_with(&mut file, &(&heads, &lists), &config).unwrap();
+            (
+                to_bytes_with(&(&heads, &lists), &config).unwrap(),
+                to_bytes_with(&map, &config).unwrap(),
+                file.into_inner(),
+            )
+        };
+        prop_assert_eq!(&native, &expected);
+        prop_assert_eq!(&file, &expected);
+        prop_assert_eq!(&native_map, &expected_map);
+    }
+}
+
+/// Floats from an iterator that announces `announced` as its exact length and yields `given`.
+struct Lying {
+    announced: usize,
+    given: usize,
+}
+
+impl serde::Serialize for Lying {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        struct Items(std::ops::Range<usize>, usize);
+        impl Iterator for Items {
+            type Item = f64;
+            fn next(&mut self) -> Option<f64> {
+                self.0.next().map(|i| i as f64)
+            }
+            fn size_hint(&self) -> (usize, Option<usize>) {
+                (self.1, Some(self.1))
+            }
+        }
+        serializer.collect_seq(Items(0..self.given, self.announced))
+    }
+}
+
+#[test]
+fn a_float_sequence_of_another_length_than_announced_is_refused() {
+    for (announced, given) in [(3, 2), (2, 3), (0, 1), (5000, 4999)] {
+        let lying = Lying { announced, given };
+        for value in [Value::Array(vec![]), Value::Str("k".into())] {
+            // Inside a recorded array the float run is taken; the file writer records each.
+            let err = to_bytes_with(&(&value, &lying), &Config::new().block_size(64)).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!("declared length {announced} but {given} elements were serialized"),
+            );
+            let mut file = IoCursor::new(Vec::new());
+            let err = to_writer_with(&mut file, &(&value, &lying), &Config::new()).unwrap_err();
+            assert!(err.to_string().contains("declared length"), "{err}");
+        }
+    }
+}

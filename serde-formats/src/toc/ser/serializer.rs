@@ -248,6 +248,14 @@ impl<'a, O: Sink> ser::Serializer for &'a mut Writer<O> {
         self.compound(len, false)
     }
     #[inline]
+    fn collect_seq<I>(self, iter: I) -> Result<()>
+    where
+        I: IntoIterator,
+        I::Item: Serialize,
+    {
+        self.collect_floats_or_any(iter.into_iter())
+    }
+    #[inline]
     fn serialize_tuple(self, len: usize) -> Result<Compound<'a, O>> {
         self.compound(Some(len), false)
     }
