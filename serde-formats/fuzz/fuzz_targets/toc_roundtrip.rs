@@ -2,8 +2,8 @@
 //! trivial sizes, with deep nesting near the depth limit and long runs of nil, reads back
 //! equal, whole and through the reader's TOC, and the writers to memory and to a file write
 //! the same bytes; the writer refuses only values past the limit. Records of a derived struct
-//! (field names of each key path) write the same bytes in a list of known length, one of
-//! unknown length and to a file, and read back.
+//! (field names of each key path, a list of floats) write the same bytes in a list of known
+//! length, one of unknown length and to a file, and read back.
 #![no_main]
 
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
@@ -48,6 +48,8 @@ struct Record {
     sixteen_letters_: String,
     thirty_one_letters_in_this_name: Option<i32>,
     a_field_name_of_thirty_two_bytes: Vec<bool>,
+    /// Written as one run of floats when the record is recorded by then (`toc::ser::floats`).
+    samples: Vec<f64>,
 }
 
 /// Records as a sequence that does not tell its length, which the writer buffers.
@@ -71,6 +73,13 @@ fn records(u: &mut Unstructured<'_>) -> Result<Vec<Record>> {
             sixteen_letters_: u.arbitrary()?,
             thirty_one_letters_in_this_name: u.arbitrary()?,
             a_field_name_of_thirty_two_bytes: u.arbitrary()?,
+            samples: {
+                // Long enough to span blocks; no NaN, so that records compare equal.
+                let first = f64::from(u.arbitrary::<i32>()?);
+                (0..u.int_in_range(0..=3000)?)
+                    .map(|i| first + f64::from(i) / 8.0)
+                    .collect()
+            },
         });
     }
     Ok(records)
