@@ -29,6 +29,7 @@ use std::io::{self, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 mod sink;
+pub(crate) use sink::MAX_HINT_RESERVE;
 pub use sink::{IoWriter, Output};
 
 /// Symbolic links followed before giving up, as Linux does (`ELOOP`).

@@ -6,7 +6,7 @@ use serde::ser::{self, Serialize};
 use super::option::fixed_width;
 use super::ser::Serializer;
 use crate::hint::exact_len;
-use crate::output::Output;
+use crate::output::{Output, MAX_HINT_RESERVE};
 use crate::{Error, ErrorKind, Result};
 
 /// Tuples, structs and enum variants: fields packed in order, nothing around them.
@@ -80,8 +80,6 @@ pub struct SeqCompound<'a, O> {
 /// for records of a few dozen fields (a 36-byte triangle or an 80-byte log line grows the
 /// output once), while a large first element reserves at most 128 bytes for each of the rest.
 const RESERVE_PER_ELEMENT: usize = 128;
-/// At most this many bytes are reserved up front for one sequence.
-const MAX_RESERVE: usize = 1 << 28;
 
 impl<'a, O: Output> SeqCompound<'a, O> {
     /// The first element of a sequence of known length: its size times the count is what the
@@ -94,7 +92,7 @@ impl<'a, O: Output> SeqCompound<'a, O> {
         let rest = self.announced.unwrap_or(0).saturating_sub(1);
         self.ser
             .out
-            .reserve(size.saturating_mul(rest).min(MAX_RESERVE));
+            .reserve(size.saturating_mul(rest).min(MAX_HINT_RESERVE));
         self.steady = true;
         Ok(())
     }
@@ -136,7 +134,8 @@ impl<'a, O: Output> SeqCompound<'a, O> {
     {
         ser.enter()?;
         ser.put_len(len)?;
-        ser.out.reserve(width.saturating_mul(len).min(MAX_RESERVE));
+        ser.out
+            .reserve(width.saturating_mul(len).min(MAX_HINT_RESERVE));
         let mut count = 0usize;
         for item in iter {
             item.serialize(&mut *ser)?;

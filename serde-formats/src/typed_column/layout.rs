@@ -30,9 +30,7 @@ use super::words::Words;
 use super::DEFAULT_DEPTH_LIMIT;
 use crate::error::{Error, ErrorKind, Result};
 use crate::limits::{too_deep, Nesting};
-
-/// Caps how much data capacity a length hint may make us reserve up front.
-pub(super) const MAX_HINT_RESERVE: usize = 1 << 28;
+use crate::output::MAX_HINT_RESERVE;
 
 /// Spare data capacity reserved beside a length hint's, so that `to_bytes` can put the frame
 /// head (8 bytes and the type words) before the data in place: room for 31 type words.

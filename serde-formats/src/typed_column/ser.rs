@@ -6,9 +6,7 @@
 use serde::ser::{self, Serialize};
 
 use super::fraction::{self, Fraction, FRACTION_TOKEN};
-use super::layout::{
-    integer_too_wide, Mode, Opened, Output, Shape, Target, HEAD_SLACK, MAX_HINT_RESERVE,
-};
+use super::layout::{integer_too_wide, Mode, Opened, Output, Shape, Target, HEAD_SLACK};
 use super::ser_compound::{MapMode, MapSerializer, Phase, SeqSerializer};
 use super::wire::{Kind, COLUMN};
 use super::words::Words;
@@ -16,6 +14,7 @@ use super::TypedColumns;
 use crate::dense::{BlockSink, BlockWriter, ElementKind};
 use crate::error::{Error, ErrorKind, Result};
 use crate::hint::{element_type_name, exact_len};
+use crate::output::MAX_HINT_RESERVE;
 
 /// Serializes one value into its place; the serde glue behind [`Serializer`].
 pub struct ValueSerializer<'a> {

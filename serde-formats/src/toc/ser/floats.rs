@@ -8,6 +8,7 @@ use serde::ser::{self, Serialize, SerializeSeq};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::hint::{element_type_name, exact_len};
+use crate::output::MAX_HINT_RESERVE;
 
 use super::super::data::Sink;
 use super::super::encode;
@@ -55,7 +56,8 @@ impl<O: Sink> Writer<O> {
         let mut count = 0;
         if self.streaming && FLOAT64_SIZE <= self.index.trivial_size() {
             let content = self.data.pos;
-            self.data.reserve(len.saturating_mul(FLOAT64_SIZE as usize));
+            let room = len.saturating_mul(FLOAT64_SIZE as usize);
+            self.data.reserve(room.min(MAX_HINT_RESERVE));
             for item in iter {
                 count += 1;
                 self.data.put_head(encode::f64(FloatValue::of(&item)?))?;
