@@ -7,6 +7,9 @@ use crate::limits::{Depth, Nesting};
 
 use super::msgpack::{Cursor, Head};
 
+/// The marker of a MessagePack float64.
+const FLOAT64: u8 = 0xcb;
+
 /// Decodes exactly one value from `bytes`, whose first byte is at absolute offset `base`.
 pub(crate) fn from_slice<'de, T: de::Deserialize<'de>>(
     bytes: &'de [u8],
@@ -149,6 +152,18 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         }
     }
 
+    /// A float64, the float msglc writes, is read here; anything else as `deserialize_any`
+    /// reads it (serde's `f64` also takes integers and float32s). Same values and errors.
+    #[inline]
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if self.cur.peek()? == FLOAT64 {
+            self.cur.byte()?;
+            let bits = u64::from_be_bytes(self.cur.take_array()?);
+            return visitor.visit_f64(f64::from_bits(bits));
+        }
+        self.deserialize_any(visitor)
+    }
+
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if self.cur.peek()? == 0xc0 {
             self.cur.byte()?;
@@ -173,7 +188,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 char str string
         bytes byte_buf unit unit_struct seq tuple
         tuple_struct map struct identifier
     }
@@ -229,6 +244,7 @@ struct Access<'a, 'de> {
 
 impl<'de> Access<'_, 'de> {
     /// The next element, or the next entry's key: `None` once the container is read.
+    #[inline]
     fn next_item<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
         if self.remaining == 0 {
             return Ok(None);
@@ -241,6 +257,7 @@ impl<'de> Access<'_, 'de> {
 impl<'de> de::SeqAccess<'de> for Access<'_, 'de> {
     type Error = Error;
 
+    #[inline]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
         self.next_item(seed)
     }
@@ -315,5 +332,48 @@ impl<'de> de::VariantAccess<'de> for Variant<'_, 'de> {
             }
             de::Deserializer::deserialize_map(&mut *self.de, visitor)
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::from_slice;
+    use crate::ErrorKind;
+
+    #[test]
+    fn an_f64_takes_every_number_marker() {
+        // Bytes from the MessagePack specification's format table.
+        let cases: &[(&[u8], f64)] = &[
+            (&[0xcb, 0x3f, 0xf8, 0, 0, 0, 0, 0, 0], 1.5),
+            (&[0xca, 0x3f, 0xc0, 0, 0], 1.5),
+            (&[0xcc, 0xc8], 200.0),
+            (&[0xd0, 0x80], -128.0),
+            (&[0x05], 5.0),
+            (&[0xff], -1.0),
+        ];
+        for (bytes, expected) in cases {
+            assert_eq!(
+                from_slice::<f64>(bytes, 0, 8).unwrap(),
+                *expected,
+                "{bytes:02x?}"
+            );
+        }
+        // A NaN keeps its payload bits.
+        let nan = [0xcb, 0x7f, 0xf8, 0, 0, 0, 0, 0, 1];
+        let bits = from_slice::<f64>(&nan, 0, 8).unwrap().to_bits();
+        assert_eq!(bits, 0x7ff8_0000_0000_0001);
+    }
+
+    #[test]
+    fn a_truncated_or_mistyped_f64_is_an_error_where_it_is() {
+        let float64 = [0xcb, 0x3f, 0xf8, 0, 0, 0, 0, 0, 0];
+        // A float64 at offset 10 whose 8 bytes are cut short: the error is where they start.
+        for len in 0..float64.len() {
+            let err = from_slice::<f64>(&float64[..len], 10, 8).unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::UnexpectedEnd, "{len}");
+            assert_eq!(err.offset(), Some(if len == 0 { 10 } else { 11 }), "{len}");
+        }
+        let err = from_slice::<f64>(&[0xa1, b'x'], 10, 8).unwrap_err();
+        assert!(err.to_string().contains("expected f64"), "{err}");
     }
 }

@@ -29,15 +29,19 @@ pub(crate) use crate::read::Cursor;
 
 /// The MessagePack reads, on the crate's one cursor.
 impl Cursor<'_> {
+    #[inline]
     fn u8(&mut self) -> Result<u8> {
         self.byte()
     }
+    #[inline]
     fn u16(&mut self) -> Result<u16> {
         self.take_array().map(u16::from_be_bytes)
     }
+    #[inline]
     fn u32(&mut self) -> Result<u32> {
         self.take_array().map(u32::from_be_bytes)
     }
+    #[inline]
     fn u64(&mut self) -> Result<u64> {
         self.take_array().map(u64::from_be_bytes)
     }
