@@ -1,6 +1,6 @@
 //! The TOC reader on arbitrary bytes: every entry point must return, never panic, and a value
-//! it reads must write back and read back equal. `Vec<f64>` (the `f64` shortcut) reads what
-//! `Value` reads.
+//! it reads must write back and read back equal. `Vec<f64>`, `Vec<u64>` and `Vec<String>` (the
+//! deserializer's shortcuts for them) read what `Value` reads.
 #![no_main]
 
 use common::walk_nodes;
@@ -10,8 +10,8 @@ use serde_formats::toc::{self, Reader, Value};
 #[path = "common.rs"]
 mod common;
 
-/// The bits of the `f64` serde makes of a number `Value` (as its `f64` visitor does), or `None`.
-fn as_f64(value: &Value) -> Option<u64> {
+/// The bits of the `f64` serde's `f64` visitor makes of a `Value`, or `None` if it refuses it.
+fn as_f64(value: &Value) -> Option<String> {
     let float = match *value {
         Value::UInt(v) => v as f64,
         Value::Int(v) => v as f64,
@@ -19,7 +19,25 @@ fn as_f64(value: &Value) -> Option<u64> {
         Value::F64(v) => v,
         _ => return None,
     };
-    Some(float.to_bits())
+    Some(float.to_bits().to_string())
+}
+
+/// The `u64` serde's `u64` visitor makes of a `Value`, or `None`.
+fn as_u64(value: &Value) -> Option<String> {
+    match *value {
+        Value::UInt(v) => Some(v.to_string()),
+        Value::Int(v) => u64::try_from(v).ok().map(|v| v.to_string()),
+        _ => None,
+    }
+}
+
+/// The `String` serde's `String` visitor makes of a `Value` (bytes if they are UTF-8), or `None`.
+fn as_string(value: &Value) -> Option<String> {
+    match value {
+        Value::Str(s) => Some(s.clone()),
+        Value::Bin(bytes) => String::from_utf8(bytes.clone()).ok(),
+        _ => None,
+    }
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -29,14 +47,25 @@ fuzz_target!(|data: &[u8]| {
         let back = toc::from_bytes::<Value>(&bytes).expect("what we write reads back");
         assert_eq!(back, value);
     }
-    // `f64` reads a float64 directly and anything else as a `Value` would: the same numbers,
-    // to the bit, and the same inputs refused.
-    let general = match toc::from_bytes::<Value>(data) {
-        Ok(Value::Array(items)) => items.iter().map(as_f64).collect::<Option<Vec<u64>>>(),
+    // `f64`, `u64` and `String` read their common heads directly and anything else as a
+    // `Value` would: the same values (floats to the bit), and the same inputs refused.
+    let items = match toc::from_bytes::<Value>(data) {
+        Ok(Value::Array(items)) => Some(items),
         _ => None,
     };
-    let typed = toc::from_bytes::<Vec<f64>>(data).map(|v| v.iter().map(|x| x.to_bits()).collect());
-    assert_eq!(typed.ok(), general, "Vec<f64> and Value disagree");
+    let general = |convert: fn(&Value) -> Option<String>| {
+        items
+            .as_ref()
+            .and_then(|items| items.iter().map(convert).collect::<Option<Vec<String>>>())
+    };
+    let floats = toc::from_bytes::<Vec<f64>>(data)
+        .map(|v| v.iter().map(|x| x.to_bits().to_string()).collect::<Vec<_>>());
+    assert_eq!(floats.ok(), general(as_f64), "Vec<f64> and Value disagree");
+    let uints = toc::from_bytes::<Vec<u64>>(data)
+        .map(|v| v.iter().map(u64::to_string).collect::<Vec<_>>());
+    assert_eq!(uints.ok(), general(as_u64), "Vec<u64> and Value disagree");
+    let strings = toc::from_bytes::<Vec<String>>(data);
+    assert_eq!(strings.ok(), general(as_string), "Vec<String> and Value disagree");
     let Ok(reader) = Reader::from_slice(data) else {
         return;
     };

@@ -152,6 +152,50 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         }
     }
 
+    /// A non-negative integer in a fixint or `uint 8` to `uint 64` head is read here; anything
+    /// else as `deserialize_any` reads it. Same values and errors.
+    #[inline]
+    fn deserialize_u64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let marker = self.cur.peek()?;
+        if !matches!(marker, 0x00..=0x7f | 0xcc..=0xcf) {
+            return self.deserialize_any(visitor);
+        }
+        self.cur.byte()?;
+        let value = match marker {
+            0xcc => u64::from(self.cur.byte()?),
+            0xcd => u64::from(u16::from_be_bytes(self.cur.take_array()?)),
+            0xce => u64::from(u32::from_be_bytes(self.cur.take_array()?)),
+            0xcf => u64::from_be_bytes(self.cur.take_array()?),
+            fixint => u64::from(fixint),
+        };
+        visitor.visit_u64(value)
+    }
+
+    /// A string in a fixstr head (field names, most short strings) is read here; anything else
+    /// as `deserialize_any` reads it. Same values and errors.
+    #[inline]
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let marker = self.cur.peek()?;
+        if let 0xa0..=0xbf = marker {
+            self.cur.byte()?;
+            return visitor.visit_borrowed_str(self.str_body(u32::from(marker & 0x1f))?);
+        }
+        self.deserialize_any(visitor)
+    }
+
+    deserializer_methods! {
+        #[inline]
+        fn deserialize_u8(self, visitor) => self.deserialize_u64(visitor);
+        #[inline]
+        fn deserialize_u16(self, visitor) => self.deserialize_u64(visitor);
+        #[inline]
+        fn deserialize_u32(self, visitor) => self.deserialize_u64(visitor);
+        #[inline]
+        fn deserialize_string(self, visitor) => self.deserialize_str(visitor);
+        #[inline]
+        fn deserialize_identifier(self, visitor) => self.deserialize_str(visitor);
+    }
+
     /// A float64, the float msglc writes, is read here; anything else as `deserialize_any`
     /// reads it (serde's `f64` also takes integers and float32s). Same values and errors.
     #[inline]
@@ -188,9 +232,9 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 char str string
+        bool i8 i16 i32 i64 i128 u128 f32 char
         bytes byte_buf unit unit_struct seq tuple
-        tuple_struct map struct identifier
+        tuple_struct map struct
     }
 }
 
@@ -362,6 +406,62 @@ mod tests {
         let nan = [0xcb, 0x7f, 0xf8, 0, 0, 0, 0, 0, 1];
         let bits = from_slice::<f64>(&nan, 0, 8).unwrap().to_bits();
         assert_eq!(bits, 0x7ff8_0000_0000_0001);
+    }
+
+    #[test]
+    fn a_u64_takes_every_non_negative_integer_marker() {
+        let cases: &[(&[u8], u64)] = &[
+            (&[0x05], 5),
+            (&[0x7f], 127),
+            (&[0xcc, 0xc8], 200),
+            (&[0xcd, 0x01, 0x00], 256),
+            (&[0xce, 0x00, 0x01, 0x00, 0x00], 65_536),
+            (
+                &[0xcf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff],
+                u64::MAX,
+            ),
+            // Signed markers holding a non-negative value, through the general path.
+            (&[0xd0, 0x05], 5),
+            (&[0xd3, 0, 0, 0, 0, 0, 0, 0x01, 0x00], 256),
+        ];
+        for (bytes, expected) in cases {
+            assert_eq!(
+                from_slice::<u64>(bytes, 0, 8).unwrap(),
+                *expected,
+                "{bytes:02x?}"
+            );
+        }
+        assert_eq!(from_slice::<u8>(&[0xcc, 0xc8], 0, 8).unwrap(), 200);
+        let err = from_slice::<u8>(&[0xcd, 0x01, 0x00], 0, 8).unwrap_err();
+        assert!(err.to_string().contains("expected u8"), "{err}");
+        let err = from_slice::<u64>(&[0xff], 0, 8).unwrap_err();
+        assert!(err.to_string().contains("expected u64"), "{err}");
+        // A uint 32 at offset 10 cut short: the error is where its 4 bytes start.
+        let err = from_slice::<u64>(&[0xce, 0, 1], 10, 8).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::UnexpectedEnd, Some(11))
+        );
+    }
+
+    #[test]
+    fn a_string_reads_every_string_head_and_checks_it() {
+        assert_eq!(
+            from_slice::<String>(&[0xa2, b'h', b'i'], 0, 8).unwrap(),
+            "hi"
+        );
+        assert_eq!(
+            from_slice::<&str>(&[0xd9, 0x02, b'h', b'i'], 0, 8).unwrap(),
+            "hi"
+        );
+        // A fixstr at offset 10 whose second byte is not UTF-8: the error is at that byte.
+        let err = from_slice::<String>(&[0xa2, b'h', 0xff], 10, 8).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::InvalidUtf8, Some(12))
+        );
+        let err = from_slice::<String>(&[0xa3, b'h', b'i'], 10, 8).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::LengthPastEnd);
     }
 
     #[test]
