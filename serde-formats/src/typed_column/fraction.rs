@@ -54,16 +54,13 @@ impl Fraction {
     }
 
     /// Reads the 16 data bytes written by [`Fraction::to_le_bytes`].
+    #[inline]
     pub fn from_le_bytes(bytes: &[u8; 16]) -> Self {
-        let (num, den) = bytes.split_at(8);
-        let word = |half: &[u8]| {
-            let mut le = [0; 8];
-            le.copy_from_slice(half);
-            i64::from_le_bytes(le)
-        };
+        // Inlined into the reader's integer path (it was a call per integer field).
+        let word = u128::from_le_bytes(*bytes);
         Fraction {
-            num: word(num),
-            den: word(den),
+            num: word as u64 as i64,
+            den: (word >> 64) as u64 as i64,
         }
     }
 
