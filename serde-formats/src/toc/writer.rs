@@ -42,8 +42,9 @@ use super::Config;
 ///   was read back before its stores landed. Earlier: 898 instructions before the writer's
 ///   serde entry points, field and container openings were inlined, 1,287 before small
 ///   records were left unrecorded.
-/// - 1,000 lists of 10,000 `f64` (shape A): 265M instructions against 220M; 8.8 ms against
-///   9.8-9.9 ms (0.89-0.90×, two runs) since a `Vec<f64>` is written as one run of floats
+/// - 1,000 lists of 10,000 `f64` (shape A): 265M instructions against 220M; 8.8-10.3 ms
+///   against 9.8-10.1 ms (0.89-1.02×, two builds of the same code, two runs each) since a
+///   `Vec<f64>` is written as one run of floats
 ///   whose blocks are worked out from its length; before that 424M instructions, 14.6 ms
 ///   against 10.0-10.1 ms in the same runs (1.45×), and 52 ms on an older machine before a
 ///   list of numbers was cut into blocks as it was written instead of keeping a 24-byte entry
