@@ -44,11 +44,10 @@ use super::Config;
 ///   records were left unrecorded.
 /// - 1,000 lists of 10,000 `f64` (shape A): 265M instructions against 220M; 8.8-10.3 ms
 ///   against 9.8-10.1 ms (0.89-1.02×, two builds of the same code, two runs each) since a
-///   `Vec<f64>` is written as one run of floats
-///   whose blocks are worked out from its length; before that 424M instructions, 14.6 ms
-///   against 10.0-10.1 ms in the same runs (1.45×), and 52 ms on an older machine before a
-///   list of numbers was cut into blocks as it was written instead of keeping a 24-byte entry
-///   per number and scanning them at its end.
+///   `Vec<f64>` is written as one run of floats whose blocks are worked out from its length;
+///   before that 424M instructions, 14.6 ms against 10.0-10.1 ms in the same runs (1.45×),
+///   and 52 ms on an older machine before a list of numbers was cut into blocks as it was
+///   written instead of keeping a 24-byte entry per number and scanning them at its end.
 ///
 /// On shape B the time is per-value work (heads, field names, opening and closing each
 /// record, the TOC's leaf per record), not allocation (README, "Benchmarks").
