@@ -181,6 +181,27 @@ fn float_values(lists: &[Vec<f64>]) -> Vec<Value> {
         .collect()
 }
 
+/// `(heads, lists)` to memory, the lists as a map keyed `k0`, `k1`, ... to memory, and
+/// `(heads, lists)` to a file.
+fn written_three_ways<T: serde::Serialize>(
+    heads: &[String],
+    lists: &[Vec<T>],
+    config: &Config,
+) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
+    let map: std::collections::BTreeMap<String, &Vec<T>> = lists
+        .iter()
+        .enumerate()
+        .map(|(i, list)| (format!("k{i}"), list))
+        .collect();
+    let mut file = IoCursor::new(Vec::new());
+    to_writer_with(&mut file, &(heads, lists), config).unwrap();
+    (
+        to_bytes_with(&(heads, lists), config).unwrap(),
+        to_bytes_with(&map, config).unwrap(),
+        file.into_inner(),
+    )
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(128))]
 
@@ -214,37 +235,20 @@ proptest! {
             Value::Array(heads.iter().cloned().map(Value::Str).collect()),
             Value::Array(float_values(&lists)),
         ]);
-        let keyed = |i: usize| format!("k{i}");
         let map_values = Value::Map(
             float_values(&lists)
                 .into_iter()
                 .enumerate()
-                .map(|(i, list)| (Value::Str(keyed(i)), list))
+                .map(|(i, list)| (Value::Str(format!("k{i}")), list))
                 .collect(),
         );
 
         let expected = to_bytes_with(&as_values, &config).unwrap();
         let expected_map = to_bytes_with(&map_values, &config).unwrap();
         let (native, native_map, file) = if narrow {
-            let map: std::collections::BTreeMap<String, &Vec<f32>> =
-                narrow_lists.iter().enumerate().map(|(i, l)| (keyed(i), l)).collect();
-            let mut file = IoCursor::new(Vec::new());
-            to_writer_with(&mut file, &(&heads, &narrow_lists), &config).unwrap();
-            (
-                to_bytes_with(&(&heads, &narrow_lists), &config).unwrap(),
-                to_bytes_with(&map, &config).unwrap(),
-                file.into_inner(),
-            )
+            written_three_ways(&heads, &narrow_lists, &config)
         } else {
-            let map: std::collections::BTreeMap<String, &Vec<f64>> =
-                lists.iter().enumerate().map(|(i, l)| (keyed(i), l)).collect();
-            let mut file = IoCursor::new(Vec::new());
-            to_writer_with(&mut file, &(&heads, &lists), &config).unwrap();
-            (
-                to_bytes_with(&(&heads, &lists), &config).unwrap(),
-                to_bytes_with(&map, &config).unwrap(),
-                file.into_inner(),
-            )
+            written_three_ways(&heads, &lists, &config)
         };
         prop_assert_eq!(&native, &expected);
         prop_assert_eq!(&file, &expected);
