@@ -29,8 +29,13 @@ use std::io::{self, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 mod sink;
-pub(crate) use sink::MAX_HINT_RESERVE;
 pub use sink::{IoWriter, Output};
+
+/// The most a serializer reserves in its output ahead of time from a length the value
+/// announces (an iterator's size hint, a sequence's declared length): a `Serialize`
+/// implementation may announce far more than it delivers, so room past this grows as the
+/// bytes come instead. 256 MiB.
+pub(crate) const MAX_HINT_RESERVE: usize = 1 << 28;
 
 /// Symbolic links followed before giving up, as Linux does (`ELOOP`).
 const MAX_LINKS: usize = 40;

@@ -5,12 +5,6 @@
 
 use crate::Result;
 
-/// The most a serializer reserves in its output ahead of time from a length the value
-/// announces (an iterator's size hint, a sequence's declared length): a `Serialize`
-/// implementation may announce far more than it delivers, so room past this grows as the
-/// bytes come instead. 256 MiB.
-pub(crate) const MAX_HINT_RESERVE: usize = 1 << 28;
-
 /// A sink for encoded bytes.
 ///
 /// Implemented for `Vec<u8>` (never fails), for [`IoWriter`] and for the hasher behind
