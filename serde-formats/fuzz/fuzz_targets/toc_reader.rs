@@ -1,6 +1,6 @@
 //! The TOC reader on arbitrary bytes: every entry point must return, never panic, and a value
-//! it reads must write back and read back equal. `Vec<f64>`, `Vec<u64>` and `Vec<String>` (the
-//! deserializer's shortcuts for them) read what `Value` reads.
+//! it reads must write back and read back equal. `Vec<f64>`, `Vec<u64>`, `Vec<i64>` and
+//! `Vec<String>` (the deserializer's shortcuts for them) read what `Value` reads.
 #![no_main]
 
 use common::walk_nodes;
@@ -27,6 +27,15 @@ fn as_u64(value: &Value) -> Option<String> {
     match *value {
         Value::UInt(v) => Some(v.to_string()),
         Value::Int(v) => u64::try_from(v).ok().map(|v| v.to_string()),
+        _ => None,
+    }
+}
+
+/// The `i64` serde's `i64` visitor makes of a `Value`, or `None`.
+fn as_i64(value: &Value) -> Option<String> {
+    match *value {
+        Value::UInt(v) => i64::try_from(v).ok().map(|v| v.to_string()),
+        Value::Int(v) => Some(v.to_string()),
         _ => None,
     }
 }
@@ -64,6 +73,9 @@ fuzz_target!(|data: &[u8]| {
     let uints = toc::from_bytes::<Vec<u64>>(data)
         .map(|v| v.iter().map(u64::to_string).collect::<Vec<_>>());
     assert_eq!(uints.ok(), general(as_u64), "Vec<u64> and Value disagree");
+    let ints = toc::from_bytes::<Vec<i64>>(data)
+        .map(|v| v.iter().map(i64::to_string).collect::<Vec<_>>());
+    assert_eq!(ints.ok(), general(as_i64), "Vec<i64> and Value disagree");
     let strings = toc::from_bytes::<Vec<String>>(data);
     assert_eq!(strings.ok(), general(as_string), "Vec<String> and Value disagree");
     let Ok(reader) = Reader::from_slice(data) else {

@@ -171,6 +171,29 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         visitor.visit_u64(value)
     }
 
+    /// An integer in a fixint, `int 8` to `int 64` or `uint 8` to `uint 64` head is read here
+    /// (a non-negative one visited as `u64`, as `deserialize_any` does); anything else as
+    /// `deserialize_any` reads it. Same values and errors.
+    #[inline]
+    fn deserialize_i64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let marker = self.cur.peek()?;
+        let value = match marker {
+            0x00..=0x7f | 0xcc..=0xcf => return self.deserialize_u64(visitor),
+            0xd0..=0xd3 | 0xe0..=0xff => {
+                self.cur.byte()?;
+                match marker {
+                    0xd0 => i64::from(self.cur.byte()? as i8),
+                    0xd1 => i64::from(i16::from_be_bytes(self.cur.take_array()?)),
+                    0xd2 => i64::from(i32::from_be_bytes(self.cur.take_array()?)),
+                    0xd3 => i64::from_be_bytes(self.cur.take_array()?),
+                    negative_fixint => i64::from(negative_fixint as i8),
+                }
+            }
+            _ => return self.deserialize_any(visitor),
+        };
+        visitor.visit_i64(value)
+    }
+
     /// A string in a fixstr head (field names, most short strings) is read here; anything else
     /// as `deserialize_any` reads it. Same values and errors.
     #[inline]
@@ -190,6 +213,12 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         fn deserialize_u16(self, visitor) => self.deserialize_u64(visitor);
         #[inline]
         fn deserialize_u32(self, visitor) => self.deserialize_u64(visitor);
+        #[inline]
+        fn deserialize_i8(self, visitor) => self.deserialize_i64(visitor);
+        #[inline]
+        fn deserialize_i16(self, visitor) => self.deserialize_i64(visitor);
+        #[inline]
+        fn deserialize_i32(self, visitor) => self.deserialize_i64(visitor);
         #[inline]
         fn deserialize_string(self, visitor) => self.deserialize_str(visitor);
         #[inline]
@@ -232,7 +261,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u128 f32 char
+        bool i128 u128 f32 char
         bytes byte_buf unit unit_struct seq tuple
         tuple_struct map struct
     }
@@ -438,6 +467,45 @@ mod tests {
         assert!(err.to_string().contains("expected u64"), "{err}");
         // A uint 32 at offset 10 cut short: the error is where its 4 bytes start.
         let err = from_slice::<u64>(&[0xce, 0, 1], 10, 8).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::UnexpectedEnd, Some(11))
+        );
+    }
+
+    #[test]
+    fn an_i64_takes_every_integer_marker() {
+        let cases: &[(&[u8], i64)] = &[
+            (&[0x05], 5),
+            (&[0xff], -1),
+            (&[0xe0], -32),
+            (&[0xd0, 0x80], -128),
+            (&[0xd1, 0xff, 0x00], -256),
+            (&[0xd2, 0xff, 0xff, 0x00, 0x00], -65_536),
+            (&[0xd3, 0x80, 0, 0, 0, 0, 0, 0, 0], i64::MIN),
+            (&[0xd0, 0x05], 5),
+            (&[0xcc, 0xc8], 200),
+            (
+                &[0xcf, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff],
+                i64::MAX,
+            ),
+        ];
+        for (bytes, expected) in cases {
+            assert_eq!(
+                from_slice::<i64>(bytes, 0, 8).unwrap(),
+                *expected,
+                "{bytes:02x?}"
+            );
+        }
+        assert_eq!(from_slice::<i8>(&[0xd0, 0x80], 0, 8).unwrap(), -128);
+        let err = from_slice::<i8>(&[0xd1, 0xff, 0x00], 0, 8).unwrap_err();
+        assert!(err.to_string().contains("expected i8"), "{err}");
+        let err = from_slice::<i64>(&[0xcf, 0xff, 0, 0, 0, 0, 0, 0, 0], 0, 8).unwrap_err();
+        assert!(err.to_string().contains("expected i64"), "{err}");
+        let err = from_slice::<i64>(&[0xcb, 0, 0, 0, 0, 0, 0, 0, 0], 0, 8).unwrap_err();
+        assert!(err.to_string().contains("expected i64"), "{err}");
+        // An int 16 at offset 10 cut short: the error is where its 2 bytes start.
+        let err = from_slice::<i64>(&[0xd1, 0xff], 10, 8).unwrap_err();
         assert_eq!(
             (err.kind(), err.offset()),
             (ErrorKind::UnexpectedEnd, Some(11))
