@@ -158,6 +158,7 @@ pub mod delta_of_delta;
 pub mod delta_rle;
 pub mod generic;
 pub mod rle;
+mod run_eq;
 
 pub use bool_rle::{BoolRleColumn, BoolRleEncoder, BoolRleIter, BoolRleable};
 pub use decoder::{AnyRleDecoder, BoolRleDecoder, DeltaOfDeltaDecoder, DeltaRleDecoder};

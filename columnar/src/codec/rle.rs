@@ -4,6 +4,7 @@
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use super::run_eq::run_eq;
 use super::{append_output, check_run_expansion, read_run_header, reserve_run, RunHeader};
 use crate::wire::{self, write_zigzag_i64, Deserializer};
 use crate::Result;
@@ -82,7 +83,7 @@ impl<T: Clone + PartialEq + Serialize> AnyRleEncoder<T> {
         // Most values of a repetitive column extend the pending run: counted in place, without
         // moving the state out and back.
         if let State::Run(run, len) = &mut self.state {
-            if *run == *value {
+            if run_eq(run, value) {
                 *len += 1;
                 return Ok(());
             }
@@ -97,7 +98,7 @@ impl<T: Clone + PartialEq + Serialize> AnyRleEncoder<T> {
         let next = match &mut self.state {
             State::Empty => State::Lone(value.clone()),
             State::Lone(lone) => {
-                if *lone == *value {
+                if run_eq(lone, value) {
                     // serde_columnar keeps the newer of the first two equal values.
                     State::Run(value.clone(), 2)
                 } else {
@@ -107,7 +108,7 @@ impl<T: Clone + PartialEq + Serialize> AnyRleEncoder<T> {
                 }
             }
             State::Run(run, len) => {
-                if *run == *value {
+                if run_eq(run, value) {
                     *len += 1;
                     return Ok(());
                 }
@@ -116,7 +117,7 @@ impl<T: Clone + PartialEq + Serialize> AnyRleEncoder<T> {
                 State::Lone(value.clone())
             }
             State::Literal(last) => {
-                if *last == *value {
+                if run_eq(last, value) {
                     write_literal(&mut self.out, &mut self.literal, &mut self.literal_len);
                     State::Run(value.clone(), 2)
                 } else {
