@@ -156,6 +156,13 @@ impl<O: Output> Serializer<O> {
             // Most lengths and counts fit one byte.
             return self.put(&[value as u8]);
         }
+        self.put_long_varint(value)
+    }
+
+    /// [`Self::put_varint`] of 2 bytes or more, out of line: the unrolled encoder kept the
+    /// callers that write a length (strings, sequences) from being inlined.
+    #[inline(never)]
+    fn put_long_varint(&mut self, value: u64) -> Result<()> {
         let mut buf = [0; varint::MAX_U64_LEN];
         let len = varint::encode_u64(value, &mut buf);
         self.put(&buf[..len])
@@ -421,7 +428,11 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     #[inline(always)]
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
         self.put_len(v.len())?;
-        self.put(v)
+        self.out.put_short(v)?;
+        if self.out.position().is_none() {
+            self.written += v.len();
+        }
+        Ok(())
     }
 
     #[inline]

@@ -48,6 +48,21 @@ pub trait Output {
         self.put(bytes)
     }
 
+    /// Appends `bytes`, a piece of a length known only at run time and usually short: a
+    /// string's or byte string's contents. A `Vec` copies fewer than 64 bytes into
+    /// its spare room in at most two copies of fixed size; `put` copies with a call to
+    /// `memcpy`, which for a few bytes costs more than the copy.
+    ///
+    /// # Errors
+    /// As [`Output::put`].
+    #[inline]
+    fn put_short(&mut self, bytes: &[u8]) -> Result<()>
+    where
+        Self: Sized,
+    {
+        self.put(bytes)
+    }
+
     /// Appends the first `len` bytes of `bytes` (all of them when `len` is larger): a short
     /// item built in a fixed buffer, such as a MessagePack head. A `Vec` copies the whole
     /// buffer, a copy of known size, and then drops the bytes past `len`.
@@ -89,6 +104,26 @@ impl Output for Vec<u8> {
     }
 
     #[inline]
+    fn put_short(&mut self, bytes: &[u8]) -> Result<()> {
+        let n = bytes.len();
+        if n >= SHORT_COPY {
+            self.extend_from_slice(bytes);
+            return Ok(());
+        }
+        self.reserve(SHORT_COPY);
+        let len = self.len();
+        // SAFETY: `reserve` left at least `SHORT_COPY` bytes of room past `len`, and the
+        // copies of `copy_short` cover `len..len + n` exactly (n < SHORT_COPY; checked for
+        // every length by the tests below), so those bytes are initialised before `set_len`
+        // counts them in. `bytes` is a shared borrow, so it cannot overlap this buffer.
+        unsafe {
+            copy_short(self.as_mut_ptr().add(len), bytes.as_ptr(), n);
+            self.set_len(len + n);
+        }
+        Ok(())
+    }
+
+    #[inline]
     fn put_marked_short(&mut self, marker: u8, bytes: &[u8]) -> Result<()> {
         let n = bytes.len();
         if n >= SHORT {
@@ -117,16 +152,22 @@ impl Output for Vec<u8> {
 /// The longest byte string [`Output::put_marked_short`] copies in fixed-size pieces, plus one.
 const SHORT: usize = 32;
 
-/// Copies `n < 32` bytes from `src` to `dst` in at most two copies of fixed size that may
+/// The longest byte string [`Output::put_short`] copies in fixed-size pieces, plus one.
+const SHORT_COPY: usize = 64;
+
+/// Copies `n < 64` bytes from `src` to `dst` in at most two copies of fixed size that may
 /// overlap in `dst` (a copy of variable size is a call to `memcpy`, dearer than the copy for a
-/// field name).
+/// field name or a short string).
 ///
 /// # Safety
 /// `src` is valid for reading `n` bytes, `dst` for writing `n` bytes, and they do not overlap.
 #[inline(always)]
 unsafe fn copy_short(dst: *mut u8, src: *const u8, n: usize) {
     use std::ptr::copy_nonoverlapping as copy;
-    if n >= 16 {
+    if n >= 32 {
+        copy(src, dst, 32);
+        copy(src.add(n - 32), dst.add(n - 32), 32);
+    } else if n >= 16 {
         copy(src, dst, 16);
         copy(src.add(n - 16), dst.add(n - 16), 16);
     } else if n >= 8 {
@@ -165,6 +206,26 @@ mod tests {
         fn put(&mut self, bytes: &[u8]) -> Result<()> {
             self.0.extend_from_slice(bytes);
             Ok(())
+        }
+    }
+
+    #[test]
+    fn short_pieces_land_whole_after_what_was_there() {
+        let source: Vec<u8> = (1..=80).collect();
+        // Every length of the fixed-size copies and past them, into a sink that is empty or
+        // holds a few bytes, exactly full or with room to spare.
+        for n in 0..=80 {
+            for (before, room) in [0usize, 5, 63].into_iter().flat_map(|b| [(b, 0), (b, 100)]) {
+                let mut fast: Vec<u8> = (0..before as u8).map(|b| b ^ 0xee).collect();
+                fast.shrink_to_fit();
+                fast.reserve_exact(room);
+                let mut pieces = Pieces(fast.clone());
+                fast.put_short(&source[..n]).unwrap();
+                pieces.put_short(&source[..n]).unwrap();
+                assert_eq!(fast, pieces.0, "{n} bytes after {before}");
+                assert_eq!(fast.len(), before + n);
+                assert_eq!(&fast[before..], &source[..n]);
+            }
         }
     }
 
