@@ -120,6 +120,17 @@ impl<O: Sink> Data<O> {
         self.put_uncounted(bytes)
     }
 
+    /// Writes a string's or byte string's contents (see [`Output::put_short`]).
+    #[inline]
+    pub(super) fn put_short(&mut self, bytes: &[u8]) -> Result<()> {
+        self.pos += bytes.len() as u64;
+        if self.active_spills == 0 {
+            self.sink.put_short(bytes)
+        } else {
+            self.spills[self.active_spills - 1].put_short(bytes)
+        }
+    }
+
     /// Writes the first `len` bytes of `bytes`, a short item built in a fixed buffer (see
     /// [`Output::put_prefix`]).
     #[inline]

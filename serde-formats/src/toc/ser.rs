@@ -271,7 +271,7 @@ impl<O: Sink> Writer<O> {
     fn with_body(&mut self, head: Head, body: &[u8]) -> Result<()> {
         let start = self.data.pos;
         self.data.put_head(head)?;
-        self.data.put(body)?;
+        self.data.put_short(body)?;
         self.recorded(start)
     }
 
