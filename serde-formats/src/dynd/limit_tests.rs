@@ -74,6 +74,23 @@ fn one_unit_past_the_budget_is_refused_by_both_sides() {
 }
 
 #[test]
+fn the_zero_sized_error_points_at_the_innermost_sequence() {
+    // [(7, [()]), (9, [(); 100])]: the second inner sequence (its count at byte 4) runs past
+    // a budget of 10; the outer sequence (byte 0) is within it.
+    let bytes = [2, 7, 1, 9, 100];
+    let mut de = Deserializer::from_bytes(&bytes).with_zero_sized_limit(10);
+    let err = Vec::<(u8, Vec<()>)>::deserialize(&mut de).unwrap_err();
+    assert_eq!(
+        (err.kind(), err.offset()),
+        (ErrorKind::ZeroSizedLimitExceeded, Some(4))
+    );
+    // Within the budget, the same shape reads.
+    let mut de = Deserializer::from_bytes(&bytes).with_zero_sized_limit(101);
+    let value = Vec::<(u8, Vec<()>)>::deserialize(&mut de).unwrap();
+    assert_eq!(value, [(7, vec![()]), (9, vec![(); 100])]);
+}
+
+#[test]
 fn a_configured_budget_binds_writer_and_reader_alike() {
     // 10 units in one byte: allowed with a limit of 10, not 9.
     let value = vec![(); 10];

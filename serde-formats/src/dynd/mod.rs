@@ -248,6 +248,12 @@
 //! standalone harness read 50k triangles in 0.18 ms with `lto = "fat"`, and postcard, whose
 //! array stays inlined with 16 units (0.19 ms), went to 1.07 ms there.
 //!
+//! A sequence's element access is two words (the deserializer and the count left; where the
+//! elements start, for the zero-sized budget's error, sits in the deserializer's local copy):
+//! rustc passes two words in registers, and LLVM then knows that growing the `Vec` does not
+//! write the read position, which it used to store and reload for every element (1M `f64`,
+//! standalone harness: 1.35 -> 1.09 ms).
+//!
 //! The contents of strings and byte strings shorter than 64 bytes are written in two copies of
 //! fixed size ([`Output::put_short`]) rather than by a call to `memcpy`, whose dispatch on the
 //! length cost more than the copy, and a length of two bytes or more is encoded out of line so
