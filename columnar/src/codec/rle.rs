@@ -112,8 +112,7 @@ impl<T: Clone + PartialEq + Serialize> AnyRleEncoder<T> {
                     *len += 1;
                     return Ok(());
                 }
-                write_zigzag_i64(&mut self.out, *len as i64);
-                wire::append(run, &mut self.out)?;
+                write_run(&mut self.out, run, *len)?;
                 State::Lone(value.clone())
             }
             State::Literal(last) => {
@@ -150,7 +149,7 @@ impl<T: Clone + PartialEq + Serialize> AnyRleEncoder<T> {
                 write_zigzag_i64(&mut self.out, -1);
                 wire::append(&lone, &mut self.out)?;
             }
-            State::Run(run, len) => self.write_run(&run, len)?,
+            State::Run(run, len) => write_run(&mut self.out, &run, len)?,
             State::Literal(last) => {
                 wire::append(&last, &mut self.literal)?;
                 self.literal_len += 1;
@@ -168,11 +167,12 @@ impl<T: Clone + PartialEq + Serialize> AnyRleEncoder<T> {
         append_output(out, self.finish()?);
         Ok(())
     }
+}
 
-    fn write_run(&mut self, value: &T, len: usize) -> Result<()> {
-        write_zigzag_i64(&mut self.out, len as i64);
-        wire::append(value, &mut self.out)
-    }
+/// Writes a run of `len` copies of `value` to `out`.
+fn write_run<T: Serialize>(out: &mut Vec<u8>, value: &T, len: usize) -> Result<()> {
+    write_zigzag_i64(out, len as i64);
+    wire::append(value, out)
 }
 
 /// Moves the pending literal (`literal_len` serialized values in `literal`) to `out`.
