@@ -93,7 +93,7 @@ impl<T: Clone + PartialEq + Serialize> AnyRleEncoder<T> {
 
     /// [`AnyRleEncoder::push`] of a value that does not extend a run. The state is matched
     /// in place: moving it out and back cost a third of this function's instructions.
-    #[inline(never)]
+    #[inline]
     fn push_changed(&mut self, value: &T) -> Result<()> {
         let next = match &mut self.state {
             State::Empty => State::Lone(value.clone()),
