@@ -103,6 +103,16 @@ impl<O: Output> Serializer<O> {
         Ok(())
     }
 
+    /// [`Self::put`] of a string's or byte string's contents (see [`Output::put_short`]).
+    #[inline(always)]
+    fn put_short(&mut self, bytes: &[u8]) -> Result<()> {
+        self.out.put_short(bytes)?;
+        if self.out.position().is_none() {
+            self.written += bytes.len();
+        }
+        Ok(())
+    }
+
     /// A figure that grows exactly when bytes are written: the sink's position, or the count.
     #[inline]
     fn mark(&self) -> usize {
@@ -428,11 +438,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     #[inline(always)]
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
         self.put_len(v.len())?;
-        self.out.put_short(v)?;
-        if self.out.position().is_none() {
-            self.written += v.len();
-        }
-        Ok(())
+        self.put_short(v)
     }
 
     #[inline]

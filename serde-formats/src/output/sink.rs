@@ -209,43 +209,55 @@ mod tests {
         }
     }
 
-    #[test]
-    fn short_pieces_land_whole_after_what_was_there() {
-        let source: Vec<u8> = (1..=80).collect();
-        // Every length of the fixed-size copies and past them, into a sink that is empty or
-        // holds a few bytes, exactly full or with room to spare.
-        for n in 0..=80 {
-            for (before, room) in [0usize, 5, 63].into_iter().flat_map(|b| [(b, 0), (b, 100)]) {
-                let mut fast: Vec<u8> = (0..before as u8).map(|b| b ^ 0xee).collect();
-                fast.shrink_to_fit();
-                fast.reserve_exact(room);
-                let mut pieces = Pieces(fast.clone());
-                fast.put_short(&source[..n]).unwrap();
-                pieces.put_short(&source[..n]).unwrap();
-                assert_eq!(fast, pieces.0, "{n} bytes after {before}");
-                assert_eq!(fast.len(), before + n);
-                assert_eq!(&fast[before..], &source[..n]);
+    /// Writes every length up to `max` with `fast` (into a `Vec`) and `pieces` (through
+    /// `put` alone), into a sink that is empty or holds a few bytes (up to `max_before`),
+    /// exactly full or with room to spare, and checks that both land `head` then the bytes.
+    fn lands_like_pieces(
+        max: usize,
+        max_before: usize,
+        head: &[u8],
+        fast: impl Fn(&mut Vec<u8>, &[u8]),
+        pieces: impl Fn(&mut Pieces, &[u8]),
+    ) {
+        let source: Vec<u8> = (1..=max as u8).collect();
+        for n in 0..=max {
+            for (before, room) in [0usize, 5, max_before]
+                .into_iter()
+                .flat_map(|b| [(b, 0), (b, 100)])
+            {
+                let mut out: Vec<u8> = (0..before as u8).map(|b| b ^ 0xee).collect();
+                out.shrink_to_fit();
+                out.reserve_exact(room);
+                let mut expected = Pieces(out.clone());
+                fast(&mut out, &source[..n]);
+                pieces(&mut expected, &source[..n]);
+                assert_eq!(out, expected.0, "{n} bytes after {before}");
+                assert_eq!(out.len(), before + head.len() + n);
+                assert_eq!(&out[before..before + head.len()], head);
+                assert_eq!(&out[before + head.len()..], &source[..n]);
             }
         }
     }
 
     #[test]
+    fn short_pieces_land_whole_after_what_was_there() {
+        lands_like_pieces(
+            80,
+            63,
+            &[],
+            |out, bytes| out.put_short(bytes).unwrap(),
+            |out, bytes| out.put_short(bytes).unwrap(),
+        );
+    }
+
+    #[test]
     fn marked_short_strings_land_whole_after_what_was_there() {
-        let source: Vec<u8> = (1..=40).collect();
-        // Every length of the fixed-size copies and past them, into a sink that is empty or
-        // holds a few bytes, exactly full or with room to spare.
-        for n in 0..=40 {
-            for (before, room) in [0usize, 5, 31].into_iter().flat_map(|b| [(b, 0), (b, 100)]) {
-                let mut fast: Vec<u8> = (0..before as u8).map(|b| b ^ 0xee).collect();
-                fast.shrink_to_fit();
-                fast.reserve_exact(room);
-                let mut pieces = Pieces(fast.clone());
-                fast.put_marked_short(0xa0, &source[..n]).unwrap();
-                pieces.put_marked_short(0xa0, &source[..n]).unwrap();
-                assert_eq!(fast, pieces.0, "{n} bytes after {before}");
-                assert_eq!(fast.len(), before + 1 + n);
-                assert_eq!(&fast[before + 1..], &source[..n]);
-            }
-        }
+        lands_like_pieces(
+            40,
+            31,
+            &[0xa0],
+            |out, bytes| out.put_marked_short(0xa0, bytes).unwrap(),
+            |out, bytes| out.put_marked_short(0xa0, bytes).unwrap(),
+        );
     }
 }
